@@ -1,0 +1,227 @@
+"""Rules-engine building blocks shared by every game: rulesets, settlements, violations.
+
+Pure: nothing here does I/O at verdict time (ruleset files are read once, at import of a
+ruleset, and cached), reads a clock or draws a random number.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pitwatch.schemas.money import ZERO, round_cents
+
+RULESETS_DIR = Path(__file__).parent / "rulesets"
+
+
+class RuleError(ValueError):
+    """An event the engine cannot interpret (unknown ruleset, malformed spot...)."""
+
+
+# --------------------------------------------------------------------------- rulesets
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game in one jurisdiction, loaded from ``rules/rulesets/<id>.toml``.
+
+    ``data`` is the parsed TOML. Conventions every ruleset file follows:
+    ``id``, ``game``, ``jurisdiction``, ``title``, ``seed`` (file name),
+    ``rounding`` (``down``/``half_up``/``half_even``, see :func:`round_cents`),
+    ``[citations]`` mapping rule keys to citation strings
+    ``"<seed> L<a>-L<b> (<heading>)"``, and ``[[ambiguities]]`` entries with ``point``,
+    ``text`` and ``choice``. Games add their own sections (payouts, limits, options).
+    """
+
+    id: str
+    game: str
+    jurisdiction: str
+    data: dict[str, Any]
+
+    @property
+    def rounding(self) -> str:
+        return self.data.get("rounding", "down")
+
+    def cite(self, key: str) -> str:
+        """Citation string for rule ``key``; raises ``RuleError`` if the ruleset lacks it."""
+        try:
+            return self.data["citations"][key]
+        except KeyError:
+            raise RuleError(f"ruleset {self.id} has no citation for {key!r}") from None
+
+    def round(self, amount: Decimal) -> Decimal:
+        """Round a derived euro amount with this ruleset's rounding mode."""
+        return round_cents(amount, self.rounding)
+
+
+@lru_cache(maxsize=None)
+def load_ruleset(ruleset_id: str) -> Ruleset:
+    """Load ruleset ``ruleset_id`` (e.g. ``"french_roulette.galicia"``).
+
+    Raises ``RuleError`` if no such ruleset file exists.
+    """
+    path = RULESETS_DIR / f"{ruleset_id}.toml"
+    if "/" in ruleset_id or not path.is_file():
+        known = ", ".join(sorted(p.stem for p in RULESETS_DIR.glob("*.toml")))
+        raise RuleError(f"unknown ruleset {ruleset_id!r} (known: {known})")
+    with path.open("rb") as fh:
+        data = tomllib.load(fh, parse_float=Decimal)
+    return Ruleset(id=data["id"], game=data["game"], jurisdiction=data["jurisdiction"], data=data)
+
+
+def list_rulesets() -> list[str]:
+    """Ids of every ruleset shipped with pitwatch."""
+    return sorted(p.stem for p in RULESETS_DIR.glob("*.toml"))
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A breach of a rule found by the engine or a detector.
+
+    ``kind`` is one of :data:`pitwatch.rules.base.ViolationKind` names; ``amount`` is the
+    euros at stake (signed for payout discrepancies: positive = over-payment);
+    ``event_ids`` are the evidence; ``citation`` is the seed and lines of the rule.
+    """
+
+    kind: str
+    message: str
+    citation: str
+    event_ids: tuple[str, ...] = ()
+    bet_id: str | None = None
+    player_id: str | None = None
+    amount: Decimal | None = None
+
+
+class ViolationKind:
+    """The violation/alert kinds the engine and detectors emit."""
+
+    PAYOUT_DISCREPANCY = "payout_discrepancy"
+    UNKNOWN_BET_SETTLED = "unknown_bet_settled"
+    BET_BELOW_MINIMUM = "bet_below_minimum"
+    BET_ABOVE_MAXIMUM = "bet_above_maximum"
+    INVALID_BET = "invalid_bet"
+    PAST_POSTING = "past_posting"
+    DEALER_MISDRAW = "dealer_misdraw"
+    ILLEGAL_DECISION = "illegal_decision"
+    SPIN_DIRECTION = "spin_direction"
+    PROCEDURE = "procedure"
+    SEQUENCE_GAP = "sequence_gap"
+    DUPLICATE_EVENT = "duplicate_event"
+
+    ALL: ClassVar[tuple[str, ...]] = (
+        PAYOUT_DISCREPANCY, UNKNOWN_BET_SETTLED, BET_BELOW_MINIMUM, BET_ABOVE_MAXIMUM,
+        INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
+        PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedSettlement:
+    """What the regulation says must happen to one bet in one round.
+
+    ``stake`` is the total euros the bet has at risk (initial stake plus doubles and split
+    stakes in blackjack); ``returned`` the gross euros due back to the player (stake back plus
+    winnings; 0 if lost); ``commission`` the euros the house takes (player nets
+    ``returned - commission``); ``outcome`` a short word (``win``, ``lose``, ``push``,
+    ``half_back``, ``en_prison``, ``released``, ``void``, ``blackjack``...);
+    ``citation`` the rule applied; ``detail`` a human explanation (hands, totals).
+    """
+
+    bet_id: str
+    player_id: str
+    spot: str
+    stake: Decimal
+    outcome: str
+    returned: Decimal
+    commission: Decimal = ZERO
+    citation: str = ""
+    detail: str = ""
+
+    @property
+    def net(self) -> Decimal:
+        return self.returned - self.commission
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedSettlement:
+    """What the dealer recorded for a bet (from ``settlement_recorded``)."""
+
+    bet_id: str
+    outcome: str
+    returned: Decimal
+    commission: Decimal
+    event_id: str
+
+    @property
+    def net(self) -> Decimal:
+        return self.returned - self.commission
+
+
+@dataclass(frozen=True, slots=True)
+class BetCheck:
+    """Expected vs recorded settlement of one bet; ``discrepancy`` = recorded net - expected net
+    (positive: the player was over-paid)."""
+
+    expected: ExpectedSettlement
+    recorded: RecordedSettlement | None
+    discrepancy: Decimal
+
+
+@dataclass(slots=True)
+class Bet:
+    """A bet on the layout. ``stake`` may grow in blackjack (double, split)."""
+
+    bet_id: str
+    player_id: str
+    spot: str
+    stake: Decimal
+    box: int | None
+    event_id: str
+    round_id: str
+
+
+@dataclass(frozen=True)
+class RoundVerdict:
+    """The engine's verdict on one round: every bet's expected vs recorded settlement and
+    every violation, with citations. Times are the UTC ``occurred_at`` of the round's first
+    and last events."""
+
+    casino_id: str
+    table_id: str
+    game: str
+    ruleset_id: str
+    round_id: str
+    dealer_id: str | None
+    started_at: Any
+    ended_at: Any
+    outcome: str
+    checks: tuple[BetCheck, ...]
+    violations: tuple[Violation, ...]
+    event_ids: tuple[str, ...] = field(default=(), repr=False)
+
+
+def limit_violations(
+    bet: Bet, minimum: Decimal, maximum: Decimal, citation: str, what: str | None = None
+) -> list[Violation]:
+    """Violations for ``bet`` if its stake is below ``minimum`` or above ``maximum`` euros."""
+    label = what or bet.spot
+    if bet.stake < minimum:
+        return [Violation(
+            ViolationKind.BET_BELOW_MINIMUM,
+            f"bet {bet.bet_id} of {bet.stake} EUR on {label} is below the minimum {minimum} EUR",
+            citation, (bet.event_id,), bet.bet_id, bet.player_id, minimum - bet.stake,
+        )]
+    if bet.stake > maximum:
+        return [Violation(
+            ViolationKind.BET_ABOVE_MAXIMUM,
+            f"bet {bet.bet_id} of {bet.stake} EUR on {label} is above the maximum {maximum} EUR",
+            citation, (bet.event_id,), bet.bet_id, bet.player_id, bet.stake - maximum,
+        )]
+    return []

@@ -1,0 +1,281 @@
+"""The rules engine's fold: ``verdicts = fold(events)`` for one table.
+
+:class:`TableEngine` consumes one table's events in ``seq`` order and emits a
+:class:`~pitwatch.rules.base.RoundVerdict` at every ``round_ended`` (plus table-level
+violations). It is pure: same events in, same verdicts out; no clock, no I/O, no
+randomness. The game-specific law lives in the game modules registered in :data:`GAMES`.
+
+Common rules enforced here, for every game:
+
+- «No va más»: no bet placed or withdrawn after ``bets_closed`` (past-posting). Galicia
+  000 L185 (roulette V.3.b), L315 (blackjack IV.2); Andalucía 004 per game.
+- Every bet's recorded settlement is compared with the expected one; the difference is a
+  ``payout_discrepancy`` violation (positive amount = over-payment) citing the payout rule.
+- A settlement recorded for a bet that was never placed is ``unknown_bet_settled``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Iterable, Iterator
+
+from pitwatch.rules.base import (
+    Bet,
+    BetCheck,
+    RecordedSettlement,
+    RoundVerdict,
+    RuleError,
+    Violation,
+    ViolationKind,
+    load_ruleset,
+)
+from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.schemas.money import ZERO
+
+GAMES: dict[str, type[GameRound]] = {}
+"""Game name (``Event.game`` value) -> round class. Filled by :func:`register_game`."""
+
+
+def register_game(cls: type[GameRound]) -> type[GameRound]:
+    """Class decorator registering a :class:`GameRound` subclass under ``cls.game``."""
+    GAMES[cls.game] = cls
+    return cls
+
+
+def _load_games() -> None:
+    # Imported for their registration side effect; kept here so ``rules`` has one entry point.
+    from pitwatch.rules import baccarat, blackjack, roulette  # noqa: F401
+
+
+NO_MORE_BETS_CITATION = {
+    "french_roulette": "no_more_bets",
+    "blackjack": "no_more_bets",
+    "punto_banca": "no_more_bets",
+}
+
+ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
+
+
+class _OpenRound:
+    __slots__ = ("game_round", "events", "violations", "started_at", "voided")
+
+    def __init__(self, game_round: GameRound, started_at: Any):
+        self.game_round = game_round
+        self.events: list[str] = []
+        self.violations: list[Violation] = []
+        self.started_at = started_at
+        self.voided: str | None = None
+
+
+class TableEngine:
+    """Folds one table's events into round verdicts.
+
+    ``apply(event)`` returns a list of :class:`RoundVerdict` (one at each ``round_ended``)
+    and table-level :class:`Violation` objects. Events must be fed in ``seq`` order;
+    sequence gaps and duplicates are the ingest stage's concern
+    (:mod:`pitwatch.detectors.sequence`). Picklable, so a stream processor can keep it in a
+    table with a changelog.
+    """
+
+    def __init__(self, table_id: str):
+        if not GAMES:
+            _load_games()
+        self.table_id = table_id
+        self.ctx: TableContext | None = None
+        self.open: _OpenRound | None = None
+
+    # ------------------------------------------------------------------ helpers
+
+    def _cite(self, key: str) -> str:
+        if self.ctx is None:
+            return ENGINE_CITATION
+        return self.ctx.ruleset.data.get("citations", {}).get(key, ENGINE_CITATION)
+
+    def _start_round(self, event: Any, last: bool) -> list[Any]:
+        out: list[Any] = []
+        if self.ctx is None:
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"round {event.round_id} on table {self.table_id} before table_opened",
+                              ENGINE_CITATION, (str(event.event_id),))]
+        if self.open is not None:
+            prev = self.open
+            prev.violations.append(Violation(
+                ViolationKind.PROCEDURE,
+                f"round {prev.game_round.round_id} never ended before round {event.round_id} began",
+                ENGINE_CITATION, (str(event.event_id),)))
+            out.append(self._close_round(event))
+        cls = GAMES.get(self.ctx.game)
+        if cls is None:
+            raise RuleError(f"no rules for game {self.ctx.game!r}")
+        self.open = _OpenRound(cls(self.ctx, event.round_id, last), event.occurred_at)
+        return out
+
+    def _close_round(self, event: Any) -> RoundVerdict:
+        rnd = self.open
+        assert rnd is not None and self.ctx is not None
+        g = rnd.game_round
+        self.open = None
+        violations = list(rnd.violations)
+        if rnd.voided is not None:
+            expected = g.void(rnd.voided)
+            outcome = f"void: {rnd.voided}"
+        else:
+            expected = g.settle()
+            violations.extend(g.check())
+            outcome = g.outcome()
+        g.finish()
+        recorded = dict(g.recorded)
+        checks: list[BetCheck] = []
+        for exp in expected:
+            rec = recorded.pop(exp.bet_id, None)
+            disc = (rec.net if rec is not None else ZERO) - exp.net
+            checks.append(BetCheck(exp, rec, disc))
+            if disc != 0:
+                what = "over-paid" if disc > 0 else "under-paid"
+                got = f"{rec.returned} returned, {rec.commission} commission" if rec else "no settlement recorded"
+                violations.append(Violation(
+                    ViolationKind.PAYOUT_DISCREPANCY,
+                    f"bet {exp.bet_id} ({exp.spot}, stake {exp.stake}) {what} by {abs(disc)} EUR: "
+                    f"expected {exp.outcome}, {exp.returned} returned, {exp.commission} commission; "
+                    f"recorded {got}",
+                    exp.citation,
+                    (rec.event_id,) if rec else (),
+                    exp.bet_id, exp.player_id, disc))
+        for rec in recorded.values():
+            if rec.net != 0:
+                violations.append(Violation(
+                    ViolationKind.UNKNOWN_BET_SETTLED,
+                    f"settlement of {rec.returned} EUR recorded for bet {rec.bet_id}, "
+                    "which is not on the layout in this round",
+                    ENGINE_CITATION, (rec.event_id,), rec.bet_id, None, rec.net))
+        return RoundVerdict(
+            casino_id=self.ctx.casino_id, table_id=self.table_id, game=self.ctx.game,
+            ruleset_id=self.ctx.ruleset.id, round_id=g.round_id, dealer_id=self.ctx.dealer_id,
+            started_at=rnd.started_at, ended_at=event.occurred_at, outcome=outcome,
+            checks=tuple(checks), violations=tuple(violations), event_ids=tuple(rnd.events),
+        )
+
+    # ------------------------------------------------------------------ fold
+
+    def apply(self, event: Any) -> list[Any]:
+        """Apply one event; returns the verdicts and table-level violations it completes."""
+        t = event.type
+        eid = str(event.event_id)
+        out: list[Any] = []
+
+        if t == "table_opened":
+            ruleset = load_ruleset(event.ruleset_id)
+            if ruleset.game != event.game.value:
+                raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game.value}")
+            if self.open is not None:
+                self.open.violations.append(Violation(
+                    ViolationKind.PROCEDURE, "table re-opened with a round in progress",
+                    ENGINE_CITATION, (eid,)))
+                out.append(self._close_round(event))
+            carry = self.ctx.carry if self.ctx is not None and self.ctx.ruleset.id == ruleset.id else {}
+            self.ctx = TableContext(
+                casino_id=event.casino_id, table_id=self.table_id, game=event.game.value,
+                ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
+                options=dict(event.options), carry=carry,
+            )
+            out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event) if self.ctx.game in GAMES else [])
+            return out
+
+        if event.round_id is None:
+            if self.ctx is None:
+                return [Violation(ViolationKind.PROCEDURE, f"{t} before table_opened", ENGINE_CITATION, (eid,))]
+            if t == "dealer_assigned":
+                self.ctx.dealer_id = event.dealer_id
+            elif t == "limits_changed":
+                out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event))
+                self.ctx.min_bet, self.ctx.max_bet = event.min_bet, event.max_bet
+                return out
+            elif t == "table_closed" and self.open is not None:
+                self.open.violations.append(Violation(
+                    ViolationKind.PROCEDURE,
+                    f"table closed with round {self.open.game_round.round_id} in progress",
+                    ENGINE_CITATION, (eid,)))
+                out.append(self._close_round(event))
+            out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event))
+            return out
+
+        # ---- round events
+        if t == "round_started":
+            out.extend(self._start_round(event, event.last_of_session))
+            if self.open is not None:
+                self.open.events.append(eid)
+            return out
+        if self.open is None or self.open.game_round.round_id != event.round_id:
+            out.extend(self._start_round(event, False))
+            if self.open is None:
+                return out
+            self.open.violations.append(Violation(
+                ViolationKind.PROCEDURE,
+                f"{t} for round {event.round_id}, which has no round_started event",
+                ENGINE_CITATION, (eid,)))
+        rnd = self.open
+        g = rnd.game_round
+        rnd.events.append(eid)
+
+        if t == "bet_placed":
+            bet = Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid, event.round_id)
+            if g.bets_closed:
+                rnd.violations.append(Violation(
+                    ViolationKind.PAST_POSTING,
+                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»",
+                    self._cite(NO_MORE_BETS_CITATION.get(self.ctx.game, "no_more_bets")),
+                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
+            if bet.bet_id in g.bets:
+                rnd.violations.append(Violation(
+                    ViolationKind.PROCEDURE, f"bet id {bet.bet_id} placed twice", ENGINE_CITATION, (eid,),
+                    bet.bet_id, bet.player_id))
+                return out
+            g.bets[bet.bet_id] = bet
+            rnd.violations.extend(g.on_bet(bet))
+        elif t == "bet_withdrawn":
+            bet = g.bets.pop(event.bet_id, None)
+            if bet is None:
+                rnd.violations.append(Violation(
+                    ViolationKind.PROCEDURE, f"withdrawal of unknown bet {event.bet_id}",
+                    ENGINE_CITATION, (eid,), event.bet_id))
+            elif g.bets_closed:
+                rnd.violations.append(Violation(
+                    ViolationKind.PAST_POSTING,
+                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} withdrawn after «No va más»",
+                    self._cite(NO_MORE_BETS_CITATION.get(self.ctx.game, "no_more_bets")),
+                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
+        elif t == "bets_closed":
+            g.bets_closed = True
+            g.closed_event_id = eid
+        elif t == "settlement_recorded":
+            if event.bet_id in g.recorded:
+                rnd.violations.append(Violation(
+                    ViolationKind.PROCEDURE, f"bet {event.bet_id} settled twice", ENGINE_CITATION,
+                    (eid,), event.bet_id))
+            g.recorded[event.bet_id] = RecordedSettlement(
+                event.bet_id, event.outcome, event.returned, event.commission, eid)
+        elif t == "round_voided":
+            rnd.voided = event.reason
+        elif t == "round_ended":
+            out.append(self._close_round(event))
+        elif t == "commission_collected":
+            pass
+        else:
+            rnd.violations.extend(g.on_event(event))
+        return out
+
+
+def replay(events: Iterable[Any]) -> Iterator[Any]:
+    """Fold a stream of events of any number of tables (each table's events in ``seq`` order);
+    yields verdicts and violations as rounds end."""
+    engines: dict[str, TableEngine] = {}
+    for ev in events:
+        eng = engines.get(ev.table_id)
+        if eng is None:
+            eng = engines[ev.table_id] = TableEngine(ev.table_id)
+        yield from eng.apply(ev)
+
+
+def total_at_risk(checks: Iterable[BetCheck]) -> Decimal:
+    """Sum of the stakes of ``checks`` (euros)."""
+    return sum((c.expected.stake for c in checks), ZERO)

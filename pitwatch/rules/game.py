@@ -1,0 +1,123 @@
+"""The interface every game module implements, and the per-table context it reads.
+
+The engine (:mod:`pitwatch.rules.engine`) owns what is common to every game: the table
+lifecycle, the bets on the layout, «No va más» (past-posting), recorded settlements and
+their comparison with the expected ones. A game module owns what the regulation says about
+its game: which spots exist and their limits, how outcome events (spins, cards, decisions)
+are interpreted, the expected settlement of each bet, and the procedure checks of a round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, Ruleset, Violation
+from pitwatch.schemas.money import ZERO
+
+
+@dataclass
+class TableContext:
+    """What the engine knows about a table between rounds.
+
+    ``min_bet``/``max_bet`` are the table limits in euros as opened or changed;
+    ``options`` are the ruleset options set by ``table_opened`` (strings);
+    ``carry`` is owned by the game module for state that crosses rounds (imprisoned
+    roulette bets, previous spin direction, shoe state); it must hold only picklable data.
+    """
+
+    casino_id: str
+    table_id: str
+    game: str
+    ruleset: Ruleset
+    min_bet: Decimal
+    max_bet: Decimal
+    options: dict[str, str] = field(default_factory=dict)
+    dealer_id: str | None = None
+    carry: dict[str, Any] = field(default_factory=dict)
+
+    def option(self, name: str, default: str | None = None) -> str | None:
+        """A table option, else the ruleset's ``[options]`` default, else ``default``."""
+        if name in self.options:
+            return self.options[name]
+        return self.ruleset.data.get("options", {}).get(name, default)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["ruleset"] = self.ruleset.id
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        from pitwatch.rules.base import load_ruleset
+
+        state = dict(state)
+        state["ruleset"] = load_ruleset(state["ruleset"])
+        self.__dict__.update(state)
+
+
+class GameRound:
+    """One round (spin, hand, coup) of a game. Subclass per game family.
+
+    The engine fills ``bets`` (bet_id -> :class:`Bet`) from ``bet_placed``/``bet_withdrawn``
+    and ``recorded`` from ``settlement_recorded``; it calls :meth:`on_bet` for each new bet,
+    :meth:`on_event` for each game event (spins, cards, decisions), then at ``round_ended``
+    either :meth:`settle` + :meth:`check`, or :meth:`void` for a void round, and last
+    :meth:`finish`. :meth:`settle`, :meth:`check` and :meth:`void` are side-effect free (the
+    simulator calls :meth:`settle` ahead of time to pay bets).
+    """
+
+    game: ClassVar[str] = ""
+
+    def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
+        self.ctx = ctx
+        self.round_id = round_id
+        self.last_of_session = last_of_session
+        self.bets: dict[str, Bet] = {}
+        self.recorded: dict[str, RecordedSettlement] = {}
+        self.bets_closed = False
+        self.closed_event_id: str | None = None
+
+    # -- hooks the engine calls -------------------------------------------------------
+
+    def on_bet(self, bet: Bet) -> list[Violation]:
+        """Validate a new bet: spot known to the game, stake within the limits of its kind.
+
+        Returns violations (``invalid_bet``, ``bet_below_minimum``, ``bet_above_maximum``).
+        """
+        return []
+
+    def on_event(self, event: Any) -> list[Violation]:
+        """Apply a game event (``wheel_spun``, ``ball_landed``, ``card_dealt``,
+        ``player_decision``); return the violations it reveals at once."""
+        return []
+
+    def settle(self) -> list[ExpectedSettlement]:
+        """Expected settlement of every bet the round must settle."""
+        raise NotImplementedError
+
+    def check(self) -> list[Violation]:
+        """Procedure violations visible only at the end of the round (dealer draws etc.)."""
+        return []
+
+    def void(self, reason: str) -> list[ExpectedSettlement]:
+        """A void round («tirada nula»): every stake placed in it is returned unchanged."""
+        cite = self.ctx.ruleset.data.get("citations", {}).get("void_round", "")
+        return [
+            ExpectedSettlement(b.bet_id, b.player_id, b.spot, b.stake, "void", b.stake, ZERO, cite,
+                               f"round voided: {reason}")
+            for b in self.bets.values()
+        ]
+
+    def finish(self) -> None:
+        """Called once after :meth:`settle` (or :meth:`void`): update ``ctx.carry`` here
+        (e.g. imprison roulette bets). :meth:`settle` and :meth:`check` must not mutate."""
+
+    def outcome(self) -> str:
+        """A short human description of the round's result (e.g. ``"17 black"``)."""
+        return ""
+
+    @staticmethod
+    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+        """Apply a table-level event (shoe loaded/cut/burned, limits changed) for this game."""
+        return []

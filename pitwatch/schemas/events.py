@@ -1,0 +1,398 @@
+"""The event contract: an envelope shared by every table event and a payload discriminated by ``type``.
+
+Wire format: one JSON object per event, envelope fields and payload fields side by side::
+
+    {"event_id": "4f0c...", "schema_version": 1, "casino_id": "gal-coruna",
+     "table_id": "RF-01", "game": "french_roulette", "seq": 42, "round_id": "RF-01-0007",
+     "occurred_at": "2026-11-21T21:04:05.120Z", "actor": {"role": "player", "id": "P-0012"},
+     "type": "bet_placed", "bet_id": "B-000123", "player_id": "P-0012",
+     "spot": "split:17-20", "stake": "10.00"}
+
+Envelope (every event): ``event_id`` (UUID, the idempotency key), ``schema_version``,
+``casino_id``, ``table_id``, ``game``, ``seq`` (per table, strictly increasing from 1:
+a gap means lost events), ``round_id`` (null for table-level events), ``occurred_at``
+(UTC, millisecond precision), ``actor`` (role and id). Everything else is the payload of
+the event ``type``. Money is a JSON string of euros with two decimals (``"12.50"``;
+JSON numbers are accepted on input). Times are UTC.
+
+Canonical encodings (bet spots, cards, hand ids) are documented in the README section
+"Canonical encodings" and validated by each game's rules module, not here, so that a
+producer in another language only needs the JSON Schemas exported by
+``pitwatch schema export``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from decimal import Decimal
+from enum import Enum
+from typing import Annotated, Literal, Union
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from pitwatch.schemas.money import Money
+
+SCHEMA_VERSION = 1
+
+
+class Game(str, Enum):
+    """Games pitwatch audits. Values are the ``game`` field of the envelope."""
+
+    FRENCH_ROULETTE = "french_roulette"
+    BLACKJACK = "blackjack"
+    PUNTO_BANCA = "punto_banca"
+
+
+class ActorRole(str, Enum):
+    """Who caused an event."""
+
+    DEALER = "dealer"
+    PLAYER = "player"
+    INSPECTOR = "inspector"
+    PIT_BOSS = "pit_boss"
+    DEVICE = "device"
+    SYSTEM = "system"
+
+
+class Actor(BaseModel):
+    """The person or device behind an event: ``{"role": "dealer", "id": "D-07"}``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    role: ActorRole
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+Id = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class EventBase(BaseModel):
+    """The envelope shared by every event (see module docstring)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event_id: UUID
+    schema_version: Annotated[int, Field(ge=1, le=SCHEMA_VERSION)] = SCHEMA_VERSION
+    casino_id: Id
+    table_id: Id
+    game: Game
+    seq: Annotated[int, Field(ge=1)]
+    round_id: Id | None = None
+    occurred_at: datetime
+    actor: Actor
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _utc_ms(cls, v: datetime) -> datetime:
+        if v.tzinfo is None:
+            raise ValueError("occurred_at must carry a UTC offset (e.g. 'Z')")
+        v = v.astimezone(timezone.utc)
+        return v.replace(microsecond=(v.microsecond // 1000) * 1000)
+
+
+class RoundEvent(EventBase):
+    """An event that belongs to a round: ``round_id`` is required."""
+
+    round_id: Id
+
+
+# --------------------------------------------------------------------------- table lifecycle
+
+
+class TableOpened(EventBase):
+    """The table opens for a session with a ruleset, limits and its float («anticipo»).
+
+    ``ruleset_id`` names a ruleset data file (e.g. ``french_roulette.galicia``);
+    ``min_bet``/``max_bet`` are the table minimum and maximum in euros; ``options`` holds
+    ruleset options chosen by the casino's authorisation (e.g. the roulette maximum tier),
+    as strings; each ruleset documents the options it reads.
+    """
+
+    type: Literal["table_opened"] = "table_opened"
+    ruleset_id: Id
+    jurisdiction: Id
+    min_bet: Money
+    max_bet: Money
+    float_amount: Money
+    options: dict[str, str] = Field(default_factory=dict)
+
+
+class TableClosed(EventBase):
+    """The table closes (end of session). Closing with a round open is a procedure violation."""
+
+    type: Literal["table_closed"] = "table_closed"
+
+
+class DealerAssigned(EventBase):
+    """A dealer (croupier) takes the table."""
+
+    type: Literal["dealer_assigned"] = "dealer_assigned"
+    dealer_id: Id
+
+
+class LimitsChanged(EventBase):
+    """The table minimum/maximum change (Galicia forbids it during a session: 000 L169)."""
+
+    type: Literal["limits_changed"] = "limits_changed"
+    min_bet: Money
+    max_bet: Money
+
+
+class ShoeLoaded(EventBase):
+    """A shoe («sabot») with ``decks`` decks is put on the table."""
+
+    type: Literal["shoe_loaded"] = "shoe_loaded"
+    shoe_id: Id
+    decks: Annotated[int, Field(ge=1, le=12)]
+
+
+class ShoeShuffled(EventBase):
+    """The cards of the shoe were shuffled."""
+
+    type: Literal["shoe_shuffled"] = "shoe_shuffled"
+    shoe_id: Id
+
+
+class ShoeCut(EventBase):
+    """The shuffled block was cut and the cut card placed with ``cards_behind`` cards behind it."""
+
+    type: Literal["shoe_cut"] = "shoe_cut"
+    shoe_id: Id
+    cut_by: Id | None = None
+    cards_behind: Annotated[int, Field(ge=0, le=624)]
+
+
+class CardsBurned(EventBase):
+    """``count`` cards were burned (discarded unseen) from the shoe."""
+
+    type: Literal["cards_burned"] = "cards_burned"
+    count: Annotated[int, Field(ge=1, le=20)]
+
+
+# --------------------------------------------------------------------------- players and chips
+
+
+class PlayerSeated(EventBase):
+    """A player takes seat (box) ``seat``."""
+
+    type: Literal["player_seated"] = "player_seated"
+    player_id: Id
+    seat: Annotated[int, Field(ge=1, le=20)]
+
+
+class PlayerLeft(EventBase):
+    """A player leaves the table."""
+
+    type: Literal["player_left"] = "player_left"
+    player_id: Id
+
+
+class ChipsBought(EventBase):
+    """A player buys chips at the table for ``amount`` euros (part of the drop)."""
+
+    type: Literal["chips_bought"] = "chips_bought"
+    player_id: Id
+    amount: Money
+
+
+class ChipsCashed(EventBase):
+    """A player colours up / cashes ``amount`` euros of chips at the table."""
+
+    type: Literal["chips_cashed"] = "chips_cashed"
+    player_id: Id
+    amount: Money
+
+
+class ChipsTransferred(EventBase):
+    """Chips worth ``amount`` pass from one player to another."""
+
+    type: Literal["chips_transferred"] = "chips_transferred"
+    from_player: Id
+    to_player: Id
+    amount: Money
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+class RoundStarted(RoundEvent):
+    """A round (spin, hand, coup) starts. ``last_of_session`` marks the announced last round
+    of the session (roulette: the last spin, which forces imprisoned bets out, 000 L129)."""
+
+    type: Literal["round_started"] = "round_started"
+    last_of_session: bool = False
+
+
+class BetPlaced(RoundEvent):
+    """A bet of ``stake`` euros by ``player_id`` on ``spot`` (canonical spot code of the game,
+    see README), in blackjack on box ``box``. ``bet_id`` is unique per table."""
+
+    type: Literal["bet_placed"] = "bet_placed"
+    bet_id: Id
+    player_id: Id
+    spot: Annotated[str, Field(min_length=1, max_length=64)]
+    stake: Money
+    box: Annotated[int, Field(ge=1, le=20)] | None = None
+
+
+class BetWithdrawn(RoundEvent):
+    """A bet is taken back from the layout."""
+
+    type: Literal["bet_withdrawn"] = "bet_withdrawn"
+    bet_id: Id
+
+
+class BetsClosed(RoundEvent):
+    """«No va más»: no bet may be placed or withdrawn after this event (000 L185)."""
+
+    type: Literal["bets_closed"] = "bets_closed"
+
+
+class WheelSpun(RoundEvent):
+    """The roulette cylinder was spun in ``direction`` (must alternate every spin: 000 L183)."""
+
+    type: Literal["wheel_spun"] = "wheel_spun"
+    direction: Literal["clockwise", "counterclockwise"]
+
+
+class BallLanded(RoundEvent):
+    """The roulette ball came to rest in pocket ``number`` (0-36)."""
+
+    type: Literal["ball_landed"] = "ball_landed"
+    number: Annotated[int, Field(ge=0, le=36)]
+
+
+class CardDealt(RoundEvent):
+    """Card ``card`` (e.g. ``"QH"``) dealt to hand ``hand`` (``"dealer"``, a blackjack box hand
+    such as ``"3"`` or ``"3-2"``, or ``"punto"``/``"banca"``)."""
+
+    type: Literal["card_dealt"] = "card_dealt"
+    hand: Annotated[str, Field(min_length=1, max_length=16)]
+    card: Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
+    face_up: bool = True
+
+
+DecisionKind = Literal[
+    "hit", "stand", "double", "split", "insurance", "surrender",
+    "en_prison", "half_back",
+]
+
+
+class PlayerDecision(RoundEvent):
+    """A player's decision on a hand or bet.
+
+    Blackjack: ``hit``/``stand``/``double``/``split``/``surrender`` on ``hand``;
+    ``insurance`` with ``bet_id`` (the main bet insured) and ``amount``; ``double`` adds a
+    stake equal to each bet's stake on that hand. Roulette: ``en_prison``/``half_back`` with
+    ``bet_id`` after a zero on a simple chance.
+    """
+
+    type: Literal["player_decision"] = "player_decision"
+    decision: DecisionKind
+    hand: Annotated[str, Field(min_length=1, max_length=16)] | None = None
+    bet_id: Id | None = None
+    amount: Money | None = None
+
+
+class RoundVoided(RoundEvent):
+    """«Tirada nula» / void round: every stake of the round is returned (000 L189-191)."""
+
+    type: Literal["round_voided"] = "round_voided"
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class SettlementRecorded(RoundEvent):
+    """What the dealer actually did with a bet: the audited fact.
+
+    ``returned`` is the gross amount handed back to the player for the bet (stake back plus
+    winnings; 0 for a lost bet, the half stake for a half-back), ``commission`` the amount the
+    house takes on it (punto y banca bank commission), so the player nets
+    ``returned - commission``. ``outcome`` is the dealer's word for it (``win``, ``lose``,
+    ``push``, ``half_back``, ``en_prison``, ``released``, ``void``...).
+    """
+
+    type: Literal["settlement_recorded"] = "settlement_recorded"
+    bet_id: Id
+    outcome: Annotated[str, Field(min_length=1, max_length=32)]
+    returned: Money
+    commission: Money = Decimal("0.00")
+
+
+class CommissionCollected(RoundEvent):
+    """Commission of ``amount`` euros collected (informational; the audited figure is the
+    ``commission`` of each settlement)."""
+
+    type: Literal["commission_collected"] = "commission_collected"
+    amount: Money
+    bet_id: Id | None = None
+
+
+class RoundEnded(RoundEvent):
+    """The round is over: the engine settles it."""
+
+    type: Literal["round_ended"] = "round_ended"
+
+
+EVENT_TYPES: tuple[type[EventBase], ...] = (
+    TableOpened, TableClosed, DealerAssigned, LimitsChanged,
+    ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
+    PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
+    RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
+    PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
+)
+
+Event = Annotated[
+    Union[
+        TableOpened, TableClosed, DealerAssigned, LimitsChanged,
+        ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
+        PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
+        RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
+        PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
+    ],
+    Field(discriminator="type"),
+]
+"""Any table event; pydantic picks the class from ``type``."""
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+ENVELOPE_FIELDS = frozenset(EventBase.model_fields) | {"type"}
+EVENT_CLASS_BY_TYPE: dict[str, type[EventBase]] = {
+    cls.model_fields["type"].default: cls for cls in EVENT_TYPES
+}
+
+
+class InvalidEvent(ValueError):
+    """Raised by :func:`parse_event` for bytes that are not a valid event; ``reason`` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def parse_event(raw: bytes | str) -> Event:
+    """Parse and validate one JSON event.
+
+    Returns the typed event. Raises :class:`InvalidEvent` with a one-line reason for malformed
+    JSON, an unknown ``type``, missing or invalid fields.
+    """
+    try:
+        return EVENT_ADAPTER.validate_json(raw)
+    except Exception as exc:  # pydantic.ValidationError or decoding errors
+        errors = getattr(exc, "errors", None)
+        if callable(errors):
+            parts = []
+            for err in errors()[:5]:
+                loc = ".".join(str(p) for p in err.get("loc", ()) if p not in EVENT_CLASS_BY_TYPE)
+                parts.append(f"{loc or '<event>'}: {err.get('msg')}")
+            raise InvalidEvent("; ".join(parts)) from None
+        raise InvalidEvent(str(exc)) from None
+
+
+def dump_event(event: EventBase) -> bytes:
+    """Serialize an event to its canonical JSON bytes (UTF-8)."""
+    return event.__pydantic_serializer__.to_json(event)
+
+
+def payload_of(event: EventBase) -> dict:
+    """The payload fields of ``event`` (everything but the envelope), JSON-ready."""
+    data = event.model_dump(mode="json")
+    return {k: v for k, v in data.items() if k not in ENVELOPE_FIELDS}
