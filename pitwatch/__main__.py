@@ -1,0 +1,5 @@
+"""``python -m pitwatch`` = the ``pitwatch`` command."""
+
+from pitwatch.cli import app
+
+app()

@@ -1,0 +1,256 @@
+"""The ``pitwatch`` command (typer + rich)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(
+    help="pitwatch: audit and surveillance of casino table games under Spanish regional law.\n\n"
+         "Table events flow through Kafka into Faust processors that re-derive every payout from "
+         "the regulations and flag discrepancies; results land in ClickHouse.",
+    no_args_is_help=True, add_completion=False, rich_markup_mode="rich",
+)
+schema_app = typer.Typer(help="The event contract.", no_args_is_help=True)
+replay_app = typer.Typer(help="Replay events through the rules engine (auditors).", no_args_is_help=True)
+app.add_typer(schema_app, name="schema")
+app.add_typer(replay_app, name="replay")
+
+console = Console()
+err = Console(stderr=True)
+
+DEFAULT_DATA = Path("pitwatch-data")
+
+
+def _fail(msg: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {msg}")
+    raise typer.Exit(code)
+
+
+def _parse_rates(items: list[str], no_faults: bool) -> dict[str, float]:
+    from pitwatch.sim.base import DEFAULT_FAULT_RATES, FAULT_KINDS
+
+    if no_faults:
+        return {}
+    rates = dict(DEFAULT_FAULT_RATES)
+    for item in items:
+        kind, _, value = item.partition("=")
+        if kind not in FAULT_KINDS:
+            _fail(f"unknown fault kind {kind!r} in --fault {item!r}; known: {', '.join(FAULT_KINDS)}")
+        try:
+            rate = float(value)
+        except ValueError:
+            _fail(f"--fault {item!r}: rate must be a number between 0 and 1")
+        if not 0 <= rate <= 1:
+            _fail(f"--fault {item!r}: rate must be between 0 and 1")
+        rates[kind] = rate
+    return rates
+
+
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=False)
+
+
+# ----------------------------------------------------------------------------------- schema
+
+
+@schema_app.command("export")
+def schema_export(out_dir: Path = typer.Argument(..., help="Directory to write one JSON Schema per event type.")):
+    """Write the JSON Schema of every event type (``<type>.schema.json``) and of the union."""
+    from pitwatch.schemas.export import export_schemas
+
+    paths = export_schemas(out_dir)
+    console.print(f"wrote {len(paths)} schemas to {out_dir}")
+
+
+# ----------------------------------------------------------------------------------- simulate
+
+
+@app.command()
+def simulate(
+    out: Path = typer.Option(..., "--out", "-o", help="Events file to write (JSONL). Labels go to OUT.labels.jsonl."),
+    tables: int = typer.Option(12, min=1, max=500, help="Number of tables."),
+    hours: float = typer.Option(2.0, min=0.05, max=24, help="Hours of play."),
+    seed: int = typer.Option(7, help="Random seed: same seed, same evening."),
+    fault: list[str] = typer.Option([], "--fault", help="Override a fault rate, e.g. --fault wrong_payout=0.05 (repeatable)."),
+    no_faults: bool = typer.Option(False, "--no-faults", help="Inject no faults: every round clean."),
+):
+    """Simulate a casino evening with labelled faults and write it as JSONL."""
+    from pitwatch.sim import write_simulation
+
+    rates = _parse_rates(fault, no_faults)
+    with _progress() as progress:
+        task = progress.add_task("simulating", total=None)
+        n, labels = write_simulation(out, tables=tables, hours=hours, seed=seed, fault_rates=rates,
+                                     progress=lambda k: progress.update(task, completed=k))
+    console.print(f"wrote {n} events to {out} and {labels} fault labels to {out}.labels.jsonl")
+
+
+# ----------------------------------------------------------------------------------- kafka
+
+
+def _settings(**overrides):
+    from pitwatch.streams.config import Settings
+
+    return Settings.from_env(**{k: v for k, v in overrides.items() if v is not None})
+
+
+@app.command()
+def produce(
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL events file."),
+    bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
+    topic: str = typer.Option("pitwatch.table-events", help="Topic to produce to."),
+):
+    """Produce a JSONL events file into Kafka, keyed by table_id."""
+    from pitwatch.streams.producer import produce_jsonl
+
+    settings = _settings(bootstrap=bootstrap)
+    total = sum(1 for _ in path.open("rb"))
+    with _progress() as progress:
+        task = progress.add_task("producing", total=total)
+        n = produce_jsonl(path, settings.bootstrap, topic,
+                          progress=lambda k: progress.update(task, completed=k),
+                          **settings.kafka_config())
+    console.print(f"produced {n} messages to {topic}")
+
+
+@app.command()
+def worker(
+    bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
+                                            help="chdb:///path (embedded) or clickhouse://host:9000/db."),
+    security_protocol: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SECURITY_PROTOCOL",
+                                                    help="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."),
+    sasl_mechanism: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_MECHANISM", help="e.g. PLAIN, SCRAM-SHA-512."),
+    sasl_username: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_USERNAME"),
+    sasl_password: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_PASSWORD"),
+    ssl_cafile: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SSL_CAFILE", help="CA bundle for TLS."),
+    status_file: Optional[Path] = typer.Option(None, help="Write progress counters here after every batch."),
+):
+    """Run a stream-processing worker (Faust): ingest, rounds, warehouse sink."""
+    from pitwatch.streams.app import run_worker
+
+    settings = _settings(bootstrap=bootstrap, warehouse=warehouse, security_protocol=security_protocol,
+                         sasl_mechanism=sasl_mechanism, sasl_username=sasl_username,
+                         sasl_password=sasl_password, ssl_cafile=ssl_cafile,
+                         status_file=str(status_file) if status_file else None)
+    run_worker(settings)
+
+
+@app.command()
+def alerts(
+    follow: bool = typer.Option(False, "--follow", "-f", help="Keep waiting for new alerts."),
+    bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+):
+    """Tail the alerts topic (live view for the surveillance room)."""
+    from pitwatch.streams.tail import tail_alerts
+
+    settings = _settings(bootstrap=bootstrap)
+    for alert in tail_alerts(settings, follow=follow):
+        if fmt == "json":
+            print(json.dumps(alert), flush=True)
+        else:
+            sev = {"critical": "bold red", "high": "red", "medium": "yellow"}.get(alert.get("severity"), "dim")
+            console.print(f"[{sev}]{alert.get('severity', ''):8}[/{sev}] {alert.get('detected_at', '')} "
+                          f"{alert.get('table_id')} {alert.get('round_id')} [bold]{alert.get('kind')}[/bold] "
+                          f"{alert.get('message')}  [dim]{alert.get('citation')}[/dim]")
+
+
+# ----------------------------------------------------------------------------------- replay
+
+
+@replay_app.command("file")
+def replay_file(
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL events file."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+    only_violations: bool = typer.Option(False, "--only-violations", help="Show only rounds with violations."),
+):
+    """Replay a JSONL file through the rules engine (no Kafka, no ClickHouse): per round, the
+    expected vs recorded settlement of every bet and the violations with citations."""
+    from pitwatch.replay import item_to_json, render_item, replay_lines
+
+    if fmt not in ("text", "json"):
+        _fail("--format must be text or json")
+    bad = rounds = flagged = 0
+    with path.open("rb") as fh:
+        for item in replay_lines(fh):
+            if item.error is not None:
+                bad += 1
+            if item.verdict is not None:
+                rounds += 1
+                flagged += bool(item.alerts)
+            if only_violations and item.verdict is not None and not item.alerts:
+                continue
+            if fmt == "json":
+                print(item_to_json(item))
+            else:
+                render_item(console, item)
+    err.print(f"{rounds} rounds replayed, {flagged} with violations, {bad} invalid line(s)")
+    if bad:
+        raise typer.Exit(1)
+
+
+@replay_app.command("round")
+def replay_round_cmd(
+    table_id: str = typer.Argument(..., help="Table id, e.g. GAL-RF-01."),
+    round_id: str = typer.Argument(..., help="Round id, e.g. GAL-RF-01-R00042."),
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
+                                            help="chdb:///path or clickhouse://host:9000/db."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+):
+    """Replay one round from the warehouse's raw events (auditor's disputed hand)."""
+    from pitwatch.replay import item_to_json, render_item
+    from pitwatch.replay.warehouse import replay_round
+
+    settings = _settings(warehouse=warehouse)
+    item = replay_round(settings.warehouse, table_id, round_id)
+    if item is None:
+        _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse}", 1)
+    if fmt == "json":
+        print(item_to_json(item))
+    else:
+        render_item(console, item)
+
+
+# ----------------------------------------------------------------------------------- demo
+
+
+@app.command()
+def demo(
+    tables: int = typer.Option(12, min=1, max=100, help="Number of tables."),
+    hours: float = typer.Option(2.0, min=0.05, max=12, help="Hours of play to simulate."),
+    seed: int = typer.Option(7, help="Random seed."),
+    data_dir: Path = typer.Option(DEFAULT_DATA, help="Where the broker log, events and chDB warehouse go."),
+):
+    """Run the whole pipeline locally: broker + Faust worker + chDB, a simulated evening,
+    and a summary with precision/recall against the injected faults."""
+    from pitwatch.demo import run_demo
+
+    sys.exit(run_demo(tables=tables, hours=hours, seed=seed, data_dir=data_dir, console=console))
+
+
+@app.command()
+def rulesets():
+    """List the rulesets (game x jurisdiction) and their sources."""
+    from rich.table import Table
+
+    from pitwatch.rules.base import list_rulesets, load_ruleset
+
+    t = Table("id", "game", "jurisdiction", "seed", "title")
+    for rid in list_rulesets():
+        r = load_ruleset(rid)
+        t.add_row(r.id, r.game, r.jurisdiction, r.data.get("seed", ""), r.data.get("title", ""))
+    console.print(t)
+
+
+def main() -> None:  # pragma: no cover
+    app()

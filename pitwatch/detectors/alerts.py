@@ -1,0 +1,144 @@
+"""Alerts: what the surveillance room sees. Built from the engine's violations, with a
+severity and a stable id, so re-processing the same events never duplicates an alert.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from pitwatch.rules.base import BetCheck, RoundVerdict, Violation, ViolationKind
+
+NAMESPACE = uuid.UUID("6c1f7f5e-3b1e-4d7e-9a35-2f5a1d0c9b11")
+
+SEVERITY: dict[str, str] = {
+    ViolationKind.PAYOUT_DISCREPANCY: "high",
+    ViolationKind.UNKNOWN_BET_SETTLED: "critical",
+    ViolationKind.PAST_POSTING: "critical",
+    ViolationKind.DEALER_MISDRAW: "high",
+    ViolationKind.BET_ABOVE_MAXIMUM: "medium",
+    ViolationKind.BET_BELOW_MINIMUM: "medium",
+    ViolationKind.INVALID_BET: "medium",
+    ViolationKind.ILLEGAL_DECISION: "medium",
+    ViolationKind.SPIN_DIRECTION: "medium",
+    ViolationKind.SEQUENCE_GAP: "medium",
+    ViolationKind.DUPLICATE_EVENT: "low",
+    ViolationKind.PROCEDURE: "low",
+}
+"""Alert severity per kind: ``critical`` (money left the table on a bet that should not exist
+or was placed late), ``high`` (wrong money or a wrong draw), ``medium``, ``low``."""
+
+
+def stable_id(*parts: object) -> str:
+    """A deterministic UUID (v5) from ``parts``: the same inputs always give the same id."""
+    return str(uuid.uuid5(NAMESPACE, "|".join("" if p is None else str(p) for p in parts)))
+
+
+def settlement_id(table_id: str, round_id: str, bet_id: str) -> str:
+    """Stable id of the settlement of ``bet_id`` in ``round_id`` (a roulette bet en prison is
+    settled in two rounds, hence the round in the key)."""
+    return stable_id("settlement", table_id, round_id, bet_id)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One alert. ``amount`` is the euros at stake (signed for payout discrepancies:
+    positive = the player was over-paid); ``evidence`` the event ids behind it;
+    ``detected_at`` the UTC time of the event that revealed it."""
+
+    alert_id: str
+    kind: str
+    severity: str
+    casino_id: str
+    table_id: str
+    game: str
+    round_id: str
+    bet_id: str
+    player_id: str
+    dealer_id: str
+    amount: Decimal | None
+    message: str
+    citation: str
+    detected_at: datetime
+    evidence: tuple[str, ...] = field(default=())
+
+    def to_row(self) -> dict:
+        """Warehouse row of the ``alerts`` table."""
+        return {
+            "alert_id": self.alert_id, "kind": self.kind, "severity": self.severity,
+            "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
+            "round_id": self.round_id, "bet_id": self.bet_id, "player_id": self.player_id,
+            "dealer_id": self.dealer_id,
+            "amount": self.amount if self.amount is not None else Decimal("0.00"),
+            "message": self.message, "citation": self.citation,
+            "evidence": list(self.evidence),
+            "detected_at": self.detected_at.replace(microsecond=0),
+            "detected_ms": self.detected_at.microsecond // 1000,
+        }
+
+    def to_json_dict(self) -> dict:
+        """JSON-ready dict for the ``pitwatch.alerts`` topic."""
+        row = self.to_row()
+        row["amount"] = None if self.amount is None else str(self.amount)
+        row["detected_at"] = self.detected_at.isoformat().replace("+00:00", "Z")
+        return row
+
+
+def alert_from_violation(
+    v: Violation, *, casino_id: str, table_id: str, game: str, round_id: str | None,
+    dealer_id: str | None, detected_at: datetime,
+) -> Alert:
+    """Turn a rules-engine :class:`Violation` into an :class:`Alert` with a stable id.
+
+    The id depends only on the table, round, kind, bet and evidence, all of which are
+    derived from the events, so replaying the same events yields the same id.
+    """
+    aid = stable_id("alert", table_id, round_id or "", v.kind, v.bet_id or "", ",".join(v.event_ids))
+    return Alert(
+        alert_id=aid, kind=v.kind, severity=SEVERITY.get(v.kind, "medium"),
+        casino_id=casino_id, table_id=table_id, game=game, round_id=round_id or "",
+        bet_id=v.bet_id or "", player_id=v.player_id or "", dealer_id=dealer_id or "",
+        amount=v.amount, message=v.message, citation=v.citation, detected_at=detected_at,
+        evidence=tuple(e for e in v.event_ids if e),
+    )
+
+
+def round_alerts(verdict: RoundVerdict) -> list[Alert]:
+    """Alerts for every violation of a round verdict (payout discrepancies, limits,
+    past-posting, misdraws, illegal decisions, spin direction, procedure)."""
+    return [
+        alert_from_violation(
+            v, casino_id=verdict.casino_id, table_id=verdict.table_id, game=verdict.game,
+            round_id=verdict.round_id, dealer_id=verdict.dealer_id, detected_at=verdict.ended_at,
+        )
+        for v in verdict.violations
+    ]
+
+
+def settlement_rows(verdict: RoundVerdict) -> list[dict]:
+    """Warehouse rows of the ``settlements`` table for a round verdict (one per bet check)."""
+    rows = []
+    ended: datetime = verdict.ended_at
+    for c in verdict.checks:
+        rows.append(settlement_row(verdict, c, ended))
+    return rows
+
+
+def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict:
+    """One ``settlements`` row: expected vs recorded settlement of one bet."""
+    e, r = c.expected, c.recorded
+    return {
+        "settlement_id": settlement_id(verdict.table_id, verdict.round_id, e.bet_id),
+        "casino_id": verdict.casino_id, "table_id": verdict.table_id, "game": verdict.game,
+        "ruleset_id": verdict.ruleset_id, "round_id": verdict.round_id, "bet_id": e.bet_id,
+        "player_id": e.player_id, "dealer_id": verdict.dealer_id or "", "spot": e.spot,
+        "stake": e.stake, "expected_outcome": e.outcome, "expected_returned": e.returned,
+        "expected_commission": e.commission, "recorded": 1 if r is not None else 0,
+        "recorded_outcome": r.outcome if r else "",
+        "recorded_returned": r.returned if r else Decimal("0.00"),
+        "recorded_commission": r.commission if r else Decimal("0.00"),
+        "discrepancy": c.discrepancy, "citation": e.citation, "detail": e.detail,
+        "settled_at": ended.replace(microsecond=0), "settled_ms": ended.microsecond // 1000,
+    }

@@ -1,0 +1,64 @@
+"""Per-table event-stream integrity: sequence gaps, duplicate events, stale sequence numbers.
+
+Every table numbers its events with ``seq`` = 1, 2, 3... (DESIGN, event contract):
+
+- ``seq`` jumps past ``last + 1``: events were lost -> ``sequence_gap`` alert; the event is
+  still applied (the engine flags what the missing events leave inconsistent).
+- an ``event_id`` seen recently arrives again: a duplicate -> ``duplicate_event`` alert; the
+  copy is not applied twice.
+- ``seq`` not after ``last`` with a new ``event_id``: the event is out of order or forged ->
+  rejected with the reason (it goes to ``pitwatch.rejected``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from pitwatch.rules.base import Violation, ViolationKind
+
+CITATION = "pitwatch event contract: per-table seq strictly increasing (DESIGN.md, The event contract)"
+RECENT_IDS = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class SeqVerdict:
+    """Outcome of :meth:`SequenceChecker.check`: ``apply`` tells whether to fold the event;
+    ``violation`` is a gap or duplicate; ``reject_reason`` is set for stale/out-of-order seq."""
+
+    apply: bool
+    violation: Violation | None = None
+    reject_reason: str | None = None
+
+
+class SequenceChecker:
+    """Tracks one table's last ``seq`` and its recent event ids (bounded memory)."""
+
+    __slots__ = ("last_seq", "recent")
+
+    def __init__(self) -> None:
+        self.last_seq = 0
+        self.recent: OrderedDict[str, int] = OrderedDict()
+
+    def check(self, event_id: str, seq: int) -> SeqVerdict:
+        """Classify an event of this table by its ``event_id`` and ``seq``."""
+        if event_id in self.recent:
+            first = self.recent[event_id]
+            return SeqVerdict(False, Violation(
+                ViolationKind.DUPLICATE_EVENT,
+                f"event {event_id} (seq {seq}) received again; first seen as seq {first}",
+                CITATION, (event_id,)))
+        if seq <= self.last_seq:
+            return SeqVerdict(False, None, f"seq {seq} is not after the table's last seq {self.last_seq}")
+        violation = None
+        if seq > self.last_seq + 1:
+            missing = seq - self.last_seq - 1
+            violation = Violation(
+                ViolationKind.SEQUENCE_GAP,
+                f"{missing} event(s) missing: seq {self.last_seq + 1}..{seq - 1}",
+                CITATION, (event_id,), amount=None)
+        self.last_seq = seq
+        self.recent[event_id] = seq
+        if len(self.recent) > RECENT_IDS:
+            self.recent.popitem(last=False)
+        return SeqVerdict(True, violation)

@@ -1,0 +1,392 @@
+"""Casino-floor simulator framework: tables, players, dealers, timing, and labelled faults.
+
+A simulated evening is N tables, each a deterministic generator seeded from the run seed and
+the table's index. Game modules (:mod:`pitwatch.sim.roulette`, :mod:`pitwatch.sim.blackjack`,
+:mod:`pitwatch.sim.baccarat`) write a round's bets, outcome events and decisions; this
+framework wraps them with the table lifecycle (open, dealer rotation, players coming and
+going, close), pays every bet with the rules engine itself (so clean rounds are exactly
+right), and injects faults at configurable rates:
+
+======================  =========================================  ======================
+fault                   what happens                               where
+======================  =========================================  ======================
+``wrong_payout``        one recorded settlement is off by chips    framework
+``late_bet``            a bet placed after «No va más»             game module
+``over_limit_bet``      a stake above the maximum of its kind      game module
+``dealer_misdraw``      a draw contrary to the dealer rule         game module (cards)
+``spin_direction``      wheel spun the same way as the last spin   roulette module
+``illegal_decision``    e.g. a blackjack double on 12              blackjack module
+``dropped_event``       an event never reaches the log (seq gap)   framework
+``duplicated_event``    an event is delivered twice                framework
+======================  =========================================  ======================
+
+Each injected fault is labelled (kind, table, round, bet) so detection can be scored
+(:func:`score`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from typing import Any, Callable, Iterator
+
+from pitwatch.rules.base import load_ruleset
+from pitwatch.rules.engine import TableEngine
+from pitwatch.rules.game import TableContext
+from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE
+
+FAULT_KINDS = (
+    "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
+    "illegal_decision", "dropped_event", "duplicated_event",
+)
+
+FAULT_ALERTS: dict[str, frozenset[str]] = {
+    "wrong_payout": frozenset({"payout_discrepancy"}),
+    "late_bet": frozenset({"past_posting"}),
+    "over_limit_bet": frozenset({"bet_above_maximum"}),
+    "dealer_misdraw": frozenset({"dealer_misdraw"}),
+    "spin_direction": frozenset({"spin_direction"}),
+    "illegal_decision": frozenset({"illegal_decision"}),
+    "dropped_event": frozenset({"sequence_gap"}),
+    "duplicated_event": frozenset({"duplicate_event"}),
+}
+"""The alert kinds that count as catching each fault kind."""
+
+DEFAULT_FAULT_RATES: dict[str, float] = {
+    "wrong_payout": 0.02, "late_bet": 0.01, "over_limit_bet": 0.01, "dealer_misdraw": 0.01,
+    "spin_direction": 0.01, "illegal_decision": 0.01, "dropped_event": 0.002,
+    "duplicated_event": 0.002,
+}
+"""Default per-round fault probabilities (``dropped_event``/``duplicated_event``: per event)."""
+
+
+@dataclass
+class SimPlayer:
+    """A player at a table. ``style``: ``cautious``, ``regular`` or ``high_roller``."""
+
+    player_id: str
+    seat: int
+    style: str
+
+
+@dataclass
+class TableSpec:
+    """How to open a simulated table: game, ruleset and limits in euros."""
+
+    table_id: str
+    casino_id: str
+    game: str
+    ruleset_id: str
+    min_bet: Decimal
+    max_bet: Decimal
+    options: dict[str, str] = field(default_factory=dict)
+    seats: int = 7
+
+
+@dataclass
+class SimTable:
+    """A table as the game modules see it (see the module docstring of each game sim)."""
+
+    table_id: str
+    game: str
+    ruleset_id: str
+    dealer_id: str
+    min_bet: Decimal
+    max_bet: Decimal
+    options: dict[str, str]
+    players: list[SimPlayer]
+    rng: random.Random
+    state: dict
+    ctx: TableContext
+    _bet_counter: int = 0
+
+    def stake(self, player: SimPlayer, maximum: Decimal | None = None) -> Decimal:
+        """A realistic stake in whole multiples of the table minimum, within
+        ``[min_bet, maximum or max_bet]`` (euros). Cautious players stay near the minimum,
+        high rollers bet large, sometimes the maximum."""
+        hi = self.max_bet if maximum is None else min(maximum, self.max_bet)
+        lo = self.min_bet
+        units_max = max(1, int(hi // lo))
+        r = self.rng.random()
+        if player.style == "cautious":
+            units = 1 if r < 0.7 else 2
+        elif player.style == "regular":
+            units = self.rng.choice((1, 1, 2, 2, 3, 4, 5))
+        else:
+            units = units_max if r < 0.2 else max(1, int(units_max * self.rng.uniform(0.2, 0.9)))
+        return lo * min(units, units_max)
+
+    def new_bet_id(self) -> str:
+        """A bet id unique on this table (``<table>-B<n>``)."""
+        self._bet_counter += 1
+        return f"{self.table_id}-B{self._bet_counter:06d}"
+
+
+class Faults:
+    """Fault injection for one table: deterministic draws and labels."""
+
+    def __init__(self, rates: dict[str, float], rng: random.Random, table_id: str,
+                 labels: list[dict]):
+        self.rates = rates
+        self.rng = rng
+        self.table_id = table_id
+        self.labels = labels
+
+    def hit(self, kind: str) -> bool:
+        """True with the configured probability of ``kind`` (0 when not configured)."""
+        rate = self.rates.get(kind, 0.0)
+        return rate > 0 and self.rng.random() < rate
+
+    def label(self, kind: str, round_id: str | None, bet_id: str | None = None, detail: str = "") -> None:
+        """Record an injected fault for scoring."""
+        self.labels.append({"kind": kind, "table_id": self.table_id, "round_id": round_id or "",
+                            "bet_id": bet_id or "", "detail": detail})
+
+
+class Emit:
+    """Emits events for one table: fills the envelope, advances the table clock, feeds the
+    simulator's own rules engine (the truth), and applies dropped/duplicated-event faults."""
+
+    def __init__(self, runner: "_TableRunner"):
+        self._r = runner
+        self.round_id: str | None = None
+
+    def __call__(self, type: str, *, actor: tuple[str, str] | None = None, dt: float = 1.0,
+                 **payload: Any) -> dict:
+        return self._r.emit(type, self.round_id, actor, dt, payload)
+
+    def table_event(self, type: str, *, actor: tuple[str, str] | None = None, dt: float = 1.0,
+                    **payload: Any) -> dict:
+        return self._r.emit(type, None, actor, dt, payload)
+
+
+def _jsonable(payload: dict) -> dict:
+    out = {}
+    for k, v in payload.items():
+        out[k] = f"{v:.2f}" if isinstance(v, Decimal) else v
+    return out
+
+
+GAME_MODULES: dict[str, str] = {
+    "french_roulette": "pitwatch.sim.roulette",
+    "blackjack": "pitwatch.sim.blackjack",
+    "punto_banca": "pitwatch.sim.baccarat",
+}
+
+
+class _TableRunner:
+    def __init__(self, spec: TableSpec, seed: int, index: int, start: datetime, hours: float,
+                 rates: dict[str, float], labels: list[dict]):
+        import importlib
+
+        self.spec = spec
+        self.rng = random.Random(f"{seed}:{index}:{spec.table_id}")
+        self.clock = start + timedelta(seconds=self.rng.uniform(0, 600))
+        self.end = start + timedelta(hours=hours)
+        self.seq = 0
+        self.rates = rates
+        self.labels = labels
+        self.faults = Faults(rates, self.rng, spec.table_id, labels)
+        self.game = importlib.import_module(GAME_MODULES[spec.game])
+        self.engine = TableEngine(spec.table_id)
+        self.out: list[tuple[datetime, int, dict]] = []
+        self.dealer_n = 0
+        self.player_n = 0
+        ruleset = load_ruleset(spec.ruleset_id)
+        ctx = TableContext(spec.casino_id, spec.table_id, spec.game, ruleset, spec.min_bet,
+                           spec.max_bet, dict(spec.options))
+        self.table = SimTable(spec.table_id, spec.game, spec.ruleset_id, "", spec.min_bet,
+                              spec.max_bet, dict(spec.options), [], self.rng, {}, ctx)
+        self.emitter = Emit(self)
+        self.drop_next_ok = True
+
+    # -- events
+    def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
+             payload: dict) -> dict:
+        self.clock += timedelta(seconds=max(0.05, dt * self.rng.uniform(0.7, 1.3)))
+        self.seq += 1
+        role, aid = actor if actor is not None else ("dealer", self.table.dealer_id or "D-none")
+        ev = {
+            "event_id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+            "schema_version": 1, "casino_id": self.spec.casino_id, "table_id": self.spec.table_id,
+            "game": self.spec.game, "seq": self.seq, "round_id": round_id,
+            "occurred_at": self.clock.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.clock.microsecond // 1000:03d}Z",
+            "actor": {"role": role, "id": aid}, "type": type, **_jsonable(payload),
+        }
+        model = EVENT_CLASS_BY_TYPE[type].model_validate(ev)
+        for item in self.engine.apply(model):
+            if hasattr(item, "kind") and item.kind not in ("procedure",):
+                pass  # the truth engine's own violations are the injected faults; nothing to do
+        structural = type in ("round_started", "round_ended", "table_opened", "table_closed",
+                              "dealer_assigned")
+        if round_id is not None and not structural and self.faults.hit("dropped_event"):
+            self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
+            return ev
+        self.out.append((self.clock, self.seq, ev))
+        if round_id is not None and not structural and self.faults.hit("duplicated_event"):
+            self.faults.label("duplicated_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) sent twice")
+            self.out.append((self.clock, self.seq, ev))
+        return ev
+
+    def new_dealer(self) -> None:
+        self.dealer_n += 1
+        self.table.dealer_id = f"D-{self.spec.table_id}-{self.dealer_n:02d}"
+        self.emitter.table_event("dealer_assigned", actor=("pit_boss", "PB-1"), dt=30,
+                                 dealer_id=self.table.dealer_id)
+
+    def seat_player(self) -> None:
+        taken = {p.seat for p in self.table.players}
+        free = [s for s in range(1, self.spec.seats + 1) if s not in taken]
+        if not free:
+            return
+        self.player_n += 1
+        style = self.rng.choices(("cautious", "regular", "high_roller"), (0.35, 0.5, 0.15))[0]
+        p = SimPlayer(f"P-{self.spec.table_id}-{self.player_n:03d}", self.rng.choice(free), style)
+        self.table.players.append(p)
+        self.emitter.table_event("player_seated", actor=("player", p.player_id), dt=20,
+                                 player_id=p.player_id, seat=p.seat)
+        buy_in = self.spec.min_bet * self.rng.choice((20, 40, 100, 200))
+        self.emitter.table_event("chips_bought", actor=("player", p.player_id), dt=10,
+                                 player_id=p.player_id, amount=buy_in)
+
+    def run(self) -> Iterator[tuple[datetime, int, dict]]:
+        spec, t = self.spec, self.table
+        self.emitter.table_event(
+            "table_opened", actor=("pit_boss", "PB-1"), dt=1, ruleset_id=spec.ruleset_id,
+            jurisdiction=t.ctx.ruleset.jurisdiction, min_bet=spec.min_bet, max_bet=spec.max_bet,
+            float_amount=spec.min_bet * 1000, options=dict(spec.options))
+        self.new_dealer()
+        for _ in range(self.rng.randint(3, min(5, spec.seats))):
+            self.seat_player()
+        next_dealer = self.clock + timedelta(minutes=self.rng.uniform(20, 40))
+        n = 0
+        yield from self._drain()
+        while True:
+            n += 1
+            round_id = f"{spec.table_id}-R{n:05d}"
+            last = self.clock + timedelta(minutes=3) >= self.end
+            if self.clock >= next_dealer:
+                self.new_dealer()
+                next_dealer = self.clock + timedelta(minutes=self.rng.uniform(20, 40))
+            if self.rng.random() < 0.05 and len(t.players) > 2:
+                p = t.players.pop(self.rng.randrange(len(t.players)))
+                self.emitter.table_event("player_left", actor=("player", p.player_id), dt=5,
+                                         player_id=p.player_id)
+            if self.rng.random() < 0.06 or len(t.players) < 2:
+                self.seat_player()
+            self.game.prepare(t, self.emitter)
+            self.emitter.round_id = round_id
+            self.emitter("round_started", dt=5, last_of_session=last)
+            self.game.play_round(t, round_id, self.emitter, self.faults)
+            self._settle(round_id)
+            self.emitter("round_ended", dt=2)
+            self.emitter.round_id = None
+            yield from self._drain()
+            if last:
+                break
+        self.emitter.table_event("table_closed", actor=("pit_boss", "PB-1"), dt=60)
+        yield from self._drain()
+
+    def _settle(self, round_id: str) -> None:
+        rnd = self.engine.open
+        if rnd is None:
+            return
+        expected = rnd.game_round.settle()
+        wrong = None
+        if expected and self.faults.hit("wrong_payout"):
+            wrong = self.rng.randrange(len(expected))
+        for i, e in enumerate(expected):
+            returned, commission = e.returned, e.commission
+            if i == wrong:
+                chips = self.spec.min_bet * self.rng.choice((1, 2, 5))
+                if returned > 0 and self.rng.random() < 0.5:
+                    returned = max(Decimal("0.00"), returned - chips)
+                    how = "under"
+                else:
+                    returned = returned + chips
+                    how = "over"
+                if returned == e.returned:
+                    returned += chips
+                self.faults.label("wrong_payout", round_id, e.bet_id,
+                                  f"{how}-paid: {returned} instead of {e.returned}")
+            if returned == 0 and commission == 0 and e.outcome in ("lose", "en_prison") and self.rng.random() < 0.3:
+                continue  # losing bets are often just collected, with nothing recorded
+            self.emitter("settlement_recorded", dt=0.8, bet_id=e.bet_id, outcome=e.outcome,
+                         returned=returned, commission=commission)
+
+    def _drain(self) -> Iterator[tuple[datetime, int, dict]]:
+        out, self.out = self.out, []
+        yield from out
+
+
+def default_floor(tables: int) -> list[TableSpec]:
+    """A realistic mix of ``tables`` tables over three casinos (Galicia, Andalucía,
+    Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset."""
+    catalogue = [
+        ("gal-coruna", "french_roulette", "french_roulette.galicia", "5.00", "900.00", {}),
+        ("gal-coruna", "blackjack", "blackjack.galicia", "10.00", "200.00", {}),
+        ("gal-coruna", "punto_banca", "punto_banca.galicia", "20.00", "2000.00", {}),
+        ("and-marbella", "french_roulette", "french_roulette.andalucia", "5.00", "900.00", {}),
+        ("and-marbella", "blackjack", "blackjack.andalucia", "10.00", "200.00", {}),
+        ("and-marbella", "punto_banca", "punto_banca.andalucia", "20.00", "2000.00", {}),
+        ("ast-gijon", "punto_banca", "punto_banca.asturias", "20.00", "2000.00", {}),
+    ]
+    prefix = {"french_roulette": "RF", "blackjack": "BJ", "punto_banca": "PB"}
+    specs = []
+    for i in range(tables):
+        casino, game, ruleset, lo, hi, opts = catalogue[i % len(catalogue)]
+        tid = f"{casino.split('-')[0].upper()}-{prefix[game]}-{i + 1:02d}"
+        specs.append(TableSpec(tid, casino, game, ruleset, Decimal(lo), Decimal(hi), dict(opts)))
+    return specs
+
+
+def simulate(tables: int | list[TableSpec], hours: float, seed: int,
+             fault_rates: dict[str, float] | None = None,
+             start: datetime = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc),
+             ) -> tuple[Iterator[dict], list[dict]]:
+    """Simulate an evening. Returns ``(events, labels)``: ``events`` yields event dicts in
+    time order across tables (JSON-ready: money as strings, UTC times); ``labels`` fills with
+    one dict per injected fault as the iterator advances. Deterministic for a seed."""
+    specs = default_floor(tables) if isinstance(tables, int) else tables
+    rates = DEFAULT_FAULT_RATES if fault_rates is None else fault_rates
+    labels: list[dict] = []
+    runners = [_TableRunner(s, seed, i, start, hours, rates, labels) for i, s in enumerate(specs)]
+    merged = heapq.merge(*(((ts, i, seq), ev) for ts, seq, ev in r.run()) for i, r in enumerate(runners)),
+                         key=lambda x: x[0])
+    return (ev for _, ev in merged), labels
+
+
+def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
+    """Score alerts against injected fault labels.
+
+    A label is *caught* when an alert of a kind in :data:`FAULT_ALERTS` for its fault kind
+    exists on the same table and round. An alert is *explained* when its table and round
+    carry at least one label (faults in a round can cause several alerts: a dropped bet
+    also makes its settlement unknown). Returns recall per fault kind, overall precision,
+    and the alerts on clean rounds (should be none).
+    """
+    by_round: dict[tuple[str, str], set[str]] = {}
+    for a in alerts:
+        by_round.setdefault((a["table_id"], a["round_id"]), set()).add(a["kind"])
+    labelled = {(lb["table_id"], lb["round_id"]) for lb in labels}
+    recall: dict[str, dict[str, int]] = {}
+    for lb in labels:
+        r = recall.setdefault(lb["kind"], {"injected": 0, "caught": 0})
+        r["injected"] += 1
+        if by_round.get((lb["table_id"], lb["round_id"]), set()) & FAULT_ALERTS[lb["kind"]]:
+            r["caught"] += 1
+    explained = sum(1 for a in alerts if (a["table_id"], a["round_id"]) in labelled)
+    clean = [a for a in alerts if (a["table_id"], a["round_id"]) not in labelled]
+    return {
+        "recall": {k: (v["caught"] / v["injected"], v["caught"], v["injected"]) for k, v in sorted(recall.items())},
+        "precision": explained / len(alerts) if alerts else 1.0,
+        "alerts": len(alerts),
+        "alerts_on_clean_rounds": clean,
+    }
+
+
+ProgressFn = Callable[[int], None]
