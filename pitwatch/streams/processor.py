@@ -165,9 +165,13 @@ class BatchProcessor:
                 for row in settlement_rows(v):
                     rows["settlements"].append(row)
                     msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, _dumps(row)))
-            for a in out.alerts:
-                rows["alerts"].append(a.to_row())
-                msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(a.to_json_dict())))
+            if out.alerts:
+                trigger = str(event.event_id)
+                for a in out.alerts:
+                    rows["alerts"].append(a.to_row())
+                    body = a.to_json_dict()
+                    body["trigger_event_id"] = trigger  # the event whose processing raised it
+                    msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
         for tid, aud in auditors.items():
             res.states[tid] = pickle.dumps(aud, protocol=pickle.HIGHEST_PROTOCOL)
         return res

