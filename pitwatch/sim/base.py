@@ -355,8 +355,11 @@ def simulate(tables: int | list[TableSpec], hours: float, seed: int,
     rates = DEFAULT_FAULT_RATES if fault_rates is None else fault_rates
     labels: list[dict] = []
     runners = [_TableRunner(s, seed, i, start, hours, rates, labels) for i, s in enumerate(specs)]
-    merged = heapq.merge(*(((ts, i, seq), ev) for ts, seq, ev in r.run()) for i, r in enumerate(runners)),
-                         key=lambda x: x[0])
+    def keyed(i: int, runner: _TableRunner) -> Iterator[tuple[tuple, dict]]:
+        for ts, seq, ev in runner.run():
+            yield (ts, i, seq), ev
+
+    merged = heapq.merge(*(keyed(i, r) for i, r in enumerate(runners)), key=lambda x: x[0])
     return (ev for _, ev in merged), labels
 
 

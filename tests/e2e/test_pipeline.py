@@ -1,0 +1,303 @@
+"""End to end: simulator -> real broker (Tansu) -> Faust worker -> ClickHouse 18.16 server / chDB.
+
+The oracle is the offline replay of the same file through the rules engine
+(``pitwatch.replay.replay_lines``): the pipeline must store exactly the settlements and alerts
+(same deterministic ids) that the replay derives, each once, whatever happens to the worker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from pitwatch.detectors.alerts import settlement_id
+from pitwatch.replay import replay_lines
+from pitwatch.sim import write_simulation
+from pitwatch.streams.broker import LocalBroker
+from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+from pitwatch.streams.producer import produce_events, produce_jsonl
+
+pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
+
+RATES = {"wrong_payout": 0.05, "late_bet": 0.03, "over_limit_bet": 0.03, "dealer_misdraw": 0.03,
+         "spin_direction": 0.03, "illegal_decision": 0.03, "dropped_event": 0.003,
+         "duplicated_event": 0.003}
+WAIT_S = 240
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def events_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("e2e") / "events.jsonl"
+    write_simulation(path, tables=7, hours=0.4, seed=20261122, fault_rates=RATES)
+    return path
+
+
+@pytest.fixture(scope="module")
+def oracle(events_file) -> dict:
+    settlements: dict[str, tuple] = {}
+    alerts: set[str] = set()
+    for item in replay_lines(events_file.open("rb")):
+        assert item.error is None, item.error
+        if item.verdict is not None:
+            v = item.verdict
+            for c in v.checks:
+                settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
+                    c.expected.stake, c.discrepancy)
+        alerts.update(a.alert_id for a in item.alerts)
+    n = sum(1 for _ in events_file.open("rb"))
+    assert settlements and alerts
+    return {"settlements": settlements, "alerts": alerts, "lines": n}
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with LocalBroker(log_dir=tmp_path) as b:
+        b.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=4)
+        yield b
+
+
+@pytest.fixture
+def server_db(clickhouse_server):
+    """A fresh database on the session's ClickHouse 18.16 server."""
+    base = clickhouse_server.rsplit("/", 1)[0]
+    return f"{base}/e2e_{uuid.uuid4().hex[:10]}"
+
+
+def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:
+    status = workdir / f"{name}-status.json"
+    status.unlink(missing_ok=True)
+    env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=warehouse)
+    log = (workdir / f"{name}.log").open("ab")
+    proc = subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    return proc, status
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def status_of(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def wait_consumed(proc, status: Path, n: int, workdir: Path) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while int(status_of(status).get("consumed", 0)) < n:
+        assert proc.poll() is None, (workdir / "worker.log").read_text()[-3000:]
+        assert time.monotonic() < deadline, f"worker consumed {status_of(status)} of {n}"
+        time.sleep(0.3)
+
+
+def snapshot(wh) -> dict:
+    """Everything the warehouse holds, deduplicated view and raw row counts."""
+    q = wh.query
+    return {
+        "settlements": {r[0]: (Decimal(r[1]), Decimal(r[2])) for r in q(
+            "SELECT settlement_id, toString(stake), toString(discrepancy) FROM settlements FINAL")},
+        "alerts": {r[0] for r in q("SELECT alert_id FROM alerts FINAL")},
+        "events": q("SELECT count() FROM events_raw FINAL")[0][0],
+        "raw_rows": (q("SELECT count() FROM settlements")[0][0], q("SELECT count() FROM alerts")[0][0]),
+        "hourly": q("SELECT toString(sum(bets)), toString(sum(wagered)), toString(sum(house_win)), "
+                    "toString(sum(discrepancies)), toString(sum(discrepancy_amount)) FROM table_hourly")[0],
+        "from_settlements": q(
+            "SELECT toString(count()), toString(sum(stake)), "
+            "toString(sum(stake) - sum(recorded_returned) + sum(recorded_commission)), "
+            "toString(countIf(discrepancy != 0)), toString(sum(abs(discrepancy))) FROM settlements FINAL")[0],
+    }
+
+
+def wait_warehouse(wh, oracle: dict, proc, workdir: Path) -> dict:
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        snap = snapshot(wh)
+        if len(snap["settlements"]) >= len(oracle["settlements"]) and len(snap["alerts"]) >= len(oracle["alerts"]):
+            return snap
+        assert proc.poll() is None or proc.returncode == -signal.SIGKILL, (workdir / "worker.log").read_text()[-3000:]
+        assert time.monotonic() < deadline, f"warehouse has {len(snap['settlements'])} settlements, {len(snap['alerts'])} alerts"
+        time.sleep(1.0)
+
+
+def assert_matches_oracle(snap: dict, oracle: dict) -> None:
+    assert set(snap["settlements"]) == set(oracle["settlements"])
+    assert snap["alerts"] == oracle["alerts"]
+    assert snap["settlements"] == {k: (s, d) for k, (s, d) in oracle["settlements"].items()}
+    # the hourly aggregate (materialized view) counts every settlement exactly once
+    assert tuple(Decimal(x) for x in snap["hourly"]) == tuple(Decimal(x) for x in snap["from_settlements"])
+    # and nothing was inserted twice, even in the raw (un-merged) tables
+    assert snap["raw_rows"] == (len(oracle["settlements"]), len(oracle["alerts"]))
+
+
+def kcat_produce(path: Path, bootstrap: str, topic: str, env: dict) -> None:
+    keyed = path.with_suffix(".keyed")
+    with path.open("rb") as src, keyed.open("wb") as dst:
+        for line in src:
+            tid = json.loads(line)["table_id"].encode()
+            dst.write(tid + b"\t" + line)
+    subprocess.run(["kcat", "-P", "-b", bootstrap, "-t", topic, "-K", "\t", "-l", str(keyed)],
+                   env=env, check=True, timeout=120)
+
+
+# ----------------------------------------------------------------------------- tests
+
+
+def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harmless(
+        events_file, oracle, broker, server_db, kcat_env, tmp_path):
+    """kcat (Debian) produces the evening; one worker settles it into ClickHouse 18.16: the same
+    settlements and alerts as the offline replay, each once, and aggregates equal to the sums.
+    Then the whole log is processed again from scratch (a second broker, a fresh worker state) into
+    the same warehouse: nothing changes."""
+    from pitwatch.warehouse import open_warehouse
+
+    kcat_produce(events_file, broker.bootstrap, TOPIC_EVENTS, kcat_env)
+    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
+    try:
+        wait_consumed(proc, status, oracle["lines"], tmp_path)
+    finally:
+        stop_worker(proc)
+    wh = open_warehouse(server_db)
+    try:
+        first = snapshot(wh)
+        assert_matches_oracle(first, oracle)
+        assert first["events"] > 0.99 * oracle["lines"] - 200  # duplicates and dropped excluded
+
+        with LocalBroker(log_dir=tmp_path / "again") as b2:
+            b2.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=4)
+            produce_jsonl(events_file, b2.bootstrap, TOPIC_EVENTS)
+            proc, status = start_worker(b2.bootstrap, server_db, tmp_path, "worker2")
+            try:
+                wait_consumed(proc, status, oracle["lines"], tmp_path)
+            finally:
+                stop_worker(proc)
+        second = snapshot(wh)
+        assert second == first
+    finally:
+        wh.close()
+
+
+def test_sigkill_mid_stream_then_restart_loses_and_doubles_nothing(events_file, oracle, broker, server_db, tmp_path):
+    """SIGKILL the worker part-way; a restarted worker (same consumer group, state recovered from
+    the changelog, uncommitted batches redelivered) completes the job: exactly the oracle's
+    settlements and alerts, each once, and exact aggregates."""
+    from pitwatch.warehouse import open_warehouse
+
+    produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
+    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
+    deadline = time.monotonic() + WAIT_S
+    while int(status_of(status).get("consumed", 0)) < oracle["lines"] // 3:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc, status = start_worker(broker.bootstrap, server_db, tmp_path, "worker-restarted")
+    wh = open_warehouse(server_db)
+    try:
+        snap = wait_warehouse(wh, oracle, proc, tmp_path)
+        time.sleep(2)  # let any redelivered tail land, then compare
+        snap = snapshot(wh)
+        assert_matches_oracle(snap, oracle)
+    finally:
+        stop_worker(proc)
+        wh.close()
+
+
+def test_pipeline_into_chdb_matches_the_offline_replay(events_file, oracle, broker, tmp_path):
+    """The zero-setup default: the worker sinks into chDB (embedded); read back after it stops
+    (one process owns a chDB directory), in a separate process."""
+    url = f"chdb://{tmp_path / 'wh'}"
+    produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
+    proc, status = start_worker(broker.bootstrap, url, tmp_path)
+    try:
+        wait_consumed(proc, status, oracle["lines"], tmp_path)
+    finally:
+        stop_worker(proc)
+    script = (
+        "import json,sys\n"
+        "from tests.e2e.test_pipeline import snapshot\n"
+        "from pitwatch.warehouse import open_warehouse\n"
+        f"wh=open_warehouse({url!r}); s=snapshot(wh); wh.close()\n"
+        "s['settlements']={k:[str(a),str(b)] for k,(a,b) in s['settlements'].items()}\n"
+        "s['alerts']=sorted(s['alerts'])\n"
+        "print(json.dumps(s))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=120)
+    snap = json.loads(out.stdout.strip().splitlines()[-1])
+    snap["settlements"] = {k: (Decimal(a), Decimal(b)) for k, (a, b) in snap["settlements"].items()}
+    snap["alerts"] = set(snap["alerts"])
+    snap["hourly"], snap["from_settlements"] = tuple(snap["hourly"]), tuple(snap["from_settlements"])
+    snap["raw_rows"] = tuple(snap["raw_rows"])
+    assert_matches_oracle(snap, oracle)
+
+
+def test_bad_input_goes_to_the_rejected_topic_with_its_bytes_and_reason(broker, server_db, tmp_path):
+    """Malformed JSON, unknown type, missing fields and a wrong seq each land on
+    pitwatch.rejected with the exact raw bytes and a reason; valid events around them are kept."""
+    import base64
+
+    from confluent_kafka import Consumer
+
+    from pitwatch.warehouse import open_warehouse
+
+    good = []
+    src = tmp_path / "good.jsonl"
+    write_simulation(src, tables=1, hours=0.05, seed=3, fault_rates={})
+    good = src.read_bytes().splitlines()[:6]
+    first = json.loads(good[0])
+    stale = dict(json.loads(good[3]), event_id=str(uuid.uuid4()), seq=2)
+    missing = dict(json.loads(good[4]))
+    missing.pop("seq")
+    bad = {
+        b'{"event_id": "oops", ': "Invalid JSON",
+        json.dumps(dict(first, type="teleport", seq=99)).encode(): "does not match any of the expected tags",
+        json.dumps(missing).encode(): "seq: Field required",
+        json.dumps(stale).encode(): "not after the table's last seq",
+    }
+    stream = good[:4] + list(bad) + good[4:]
+    produce_events(stream, broker.bootstrap, TOPIC_EVENTS)
+    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
+    try:
+        wait_consumed(proc, status, len(stream), tmp_path)
+        assert status_of(status)["rejected"] == len(bad)
+    finally:
+        stop_worker(proc)
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "t-rejected", "auto.offset.reset": "earliest"})
+    c.subscribe([TOPIC_REJECTED])
+    got = {}
+    deadline = time.monotonic() + 30
+    while len(got) < len(bad) and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and not m.error():
+            body = json.loads(m.value())
+            got[base64.b64decode(body["raw_b64"])] = body["reason"]
+    c.close()
+    assert set(got) == set(bad)
+    for raw, needle in bad.items():
+        assert needle in got[raw], (raw, got[raw])
+    wh = open_warehouse(server_db)
+    try:
+        rows = wh.query("SELECT raw, reason FROM rejected FINAL")
+        assert len(rows) == len(bad)
+        assert wh.query("SELECT count() FROM events_raw FINAL")[0][0] == len(good)
+    finally:
+        wh.close()
