@@ -1,0 +1,237 @@
+"""French roulette round generator for the casino-floor simulator.
+
+One call of :func:`play_round` emits one spin after ``round_started``: the players' bets (a
+realistic mix by style), the wheel spun in the direction opposite to the previous spin
+(000_e1555249d49967be.txt L183; 004_5c9c19b250457762.txt L386-L390), «No va más»
+(bets_closed), the ball landing uniformly on 0-36 (``table.rng``), and, after a zero, the
+players' en prison / half back decisions on their simple chances (000 L125-L129;
+004 L304-L324). Timing: about 45-60 s of play per spin from these events plus the framework's
+round start, payments and round end, i.e. roughly 40-60 spins per hour.
+
+Player styles:
+
+- ``regular``: 2-7 inside bets, mostly straight-ups and splits around a few favourite numbers,
+  some corners, streets, six-lines, now and then a dozen or column;
+- ``cautious``: one or two outside bets, mostly simple chances (red/black, even/odd,
+  manque/passe), sometimes a dozen, column or two dozens/columns;
+- ``high_roller``: 2-5 bets near the maximum of their kind (straight-ups, splits, corners,
+  simple chances).
+
+Stakes always respect the limits of each bet kind (:func:`pitwatch.rules.roulette.bet_limits`),
+so a round without an injected fault is clean. Faults injected on request: ``late_bet`` (a
+bet placed after «No va más»), ``over_limit_bet`` (one chip above the maximum of the bet's
+kind), ``spin_direction`` (the wheel spun the same way as the previous spin; never on the first
+spin of a table, which has nothing to compare with).
+
+State kept in ``table.state``: ``last_direction`` (str), ``prisoners`` (bet_id -> dict with
+``player_id``, ``spot``, ``initial`` (Decimal euros), ``zeros``), ``favourites``
+(player_id -> list of numbers).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING, Decimal
+from typing import Any
+
+from pitwatch.rules.roulette import SIMPLE_CHANCES, SPOTS, bet_limits, half_back_allowed
+
+_BY_KIND: dict[str, list[str]] = {}
+for _code, _spot in SPOTS.items():
+    _BY_KIND.setdefault(_spot.kind, []).append(_code)
+
+_HALF_BACK_PROB = {"cautious": 0.6, "regular": 0.5, "high_roller": 0.4}
+
+
+def prepare(table: Any, emit: Any) -> None:
+    """Roulette has no table-level events between spins (no shoe): nothing to emit."""
+    return None
+
+
+def _last_of_session(table: Any, emit: Any) -> bool | None:
+    """Whether the current round is the announced last spin of the session, if knowable.
+
+    Looks at ``table.state["last_of_session"]`` / ``table.last_of_session`` (the framework may
+    set either), else at the framework's truth engine behind ``emit``; ``None`` if unknown."""
+    if "last_of_session" in table.state:
+        return bool(table.state["last_of_session"])
+    if hasattr(table, "last_of_session"):
+        return bool(table.last_of_session)
+    engine = getattr(getattr(emit, "_r", None), "engine", None)
+    rnd = getattr(engine, "open", None)
+    if rnd is not None:
+        return bool(rnd.game_round.last_of_session)
+    return None
+
+
+def _stake_for(table: Any, player: Any, kind: str, near_max: bool = False) -> Decimal:
+    """A stake within [minimum, maximum] of ``kind``, in whole table-minimum chips when possible."""
+    lo, hi, _ = bet_limits(table.ctx, kind)
+    rng = table.rng
+    if near_max:
+        units = int(hi // table.min_bet)
+        frac = 1.0 if rng.random() < 0.35 else rng.uniform(0.6, 1.0)
+        stake = table.min_bet * max(1, int(units * frac))
+    else:
+        stake = table.stake(player, maximum=hi)
+    if stake < lo:
+        chips = (lo / table.min_bet).to_integral_value(rounding=ROUND_CEILING)
+        stake = table.min_bet * chips
+    return min(max(stake, lo), hi)
+
+
+def _favourites(table: Any, player: Any) -> list[int]:
+    fav = table.state.setdefault("favourites", {})
+    if player.player_id not in fav:
+        fav[player.player_id] = table.rng.sample(range(37), table.rng.randint(3, 6))
+    return fav[player.player_id]
+
+
+def _regular_spot(table: Any, player: Any) -> str:
+    rng = table.rng
+    fav = _favourites(table, player)
+    kind = rng.choices(("straight", "split", "corner", "street", "sixline", "dozen", "column"),
+                       (45, 25, 12, 7, 5, 3, 3))[0]
+    if kind in ("straight", "split", "corner", "street") and rng.random() < 0.75:
+        n = rng.choice(fav)
+        options = [c for c in _BY_KIND[kind] if n in SPOTS[c].numbers]
+        if options:
+            return rng.choice(options)
+    return rng.choice(_BY_KIND[kind])
+
+
+def _player_bets(table: Any, player: Any) -> list[tuple[str, Decimal]]:
+    """The (spot, stake) bets of one player for one spin, by style."""
+    rng = table.rng
+    bets: list[tuple[str, Decimal]] = []
+    if player.style == "cautious":
+        for _ in range(rng.choice((1, 1, 1, 2))):
+            kind = rng.choices(("simple", "dozen", "column", "dozens", "columns"), (70, 10, 8, 6, 6))[0]
+            spot = rng.choice(_BY_KIND[kind])
+            if spot not in (s for s, _ in bets):
+                bets.append((spot, _stake_for(table, player, SPOTS[spot].kind)))
+    elif player.style == "high_roller":
+        for _ in range(rng.randint(2, 5)):
+            kind = rng.choices(("straight", "split", "corner", "simple", "dozen"), (35, 25, 10, 25, 5))[0]
+            if kind == "straight":
+                spot = f"straight:{rng.choice(_favourites(table, player))}"
+            else:
+                spot = rng.choice(_BY_KIND[kind])
+            bets.append((spot, _stake_for(table, player, kind, near_max=True)))
+    else:
+        for _ in range(rng.randint(2, 7)):
+            spot = _regular_spot(table, player)
+            bets.append((spot, _stake_for(table, player, SPOTS[spot].kind)))
+        if rng.random() < 0.15:
+            spot = rng.choice(_BY_KIND["simple"])
+            bets.append((spot, _stake_for(table, player, "simple")))
+    return bets
+
+
+def _zero_fate(table: Any, decision: str | None, initial: Decimal, k: int, last: bool) -> str:
+    """What the rules engine will do with a simple chance hit by the k-th zero (mirrors
+    :meth:`pitwatch.rules.roulette.RouletteRound._zero_fate`)."""
+    if last:
+        return "forced"
+    choice = decision or table.ctx.option("zero_default", "en_prison")
+    if choice == "half_back" and half_back_allowed(table.ctx, initial, k):
+        return "half_back"
+    return "en_prison"
+
+
+def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> None:
+    """Emit one spin's bets, wheel spin, «No va más», result and zero decisions (see the
+    module docstring); inject and label the ``late_bet``, ``over_limit_bet`` and
+    ``spin_direction`` faults when ``faults.hit`` says so."""
+    rng, state = table.rng, table.state
+    prisoners: dict[str, dict[str, Any]] = state.setdefault("prisoners", {})
+    last = _last_of_session(table, emit)
+
+    # --- the players' bets
+    plan: list[tuple[Any, str, Decimal]] = []
+    for player in table.players:
+        if rng.random() < 0.85:
+            plan.extend((player, spot, stake) for spot, stake in _player_bets(table, player))
+    over_idx = None
+    if plan and faults.hit("over_limit_bet"):
+        over_idx = rng.randrange(len(plan))
+        player, spot, _ = plan[over_idx]
+        _, hi, _ = bet_limits(table.ctx, SPOTS[spot].kind)
+        plan[over_idx] = (player, spot, hi + table.min_bet)
+    spin_at = int(len(plan) * rng.uniform(0.5, 0.9))
+
+    placed: list[tuple[str, Any, str, Decimal]] = []
+
+    def place(player: Any, spot: str, stake: Decimal, dt: float) -> str:
+        bet_id = table.new_bet_id()
+        emit("bet_placed", actor=("player", player.player_id), dt=dt, bet_id=bet_id,
+             player_id=player.player_id, spot=spot, stake=stake)
+        placed.append((bet_id, player, spot, stake))
+        return bet_id
+
+    def spin_wheel() -> None:
+        prev = state.get("last_direction")
+        if prev is None:
+            direction = rng.choice(("clockwise", "counterclockwise"))
+        elif faults.hit("spin_direction"):
+            direction = prev
+            faults.label("spin_direction", round_id, None, f"wheel spun {prev} twice in a row")
+        else:
+            direction = "counterclockwise" if prev == "clockwise" else "clockwise"
+        state["last_direction"] = direction
+        emit("wheel_spun", dt=rng.uniform(2, 5), direction=direction)
+
+    prev_player = None
+    for i, (player, spot, stake) in enumerate(plan):
+        if i == spin_at:
+            spin_wheel()
+        if i == 0:
+            dt = rng.uniform(6, 12)                 # the first chips after the previous payment
+        elif player is prev_player:
+            dt = rng.uniform(1, 2.5)                # the same player adds a bet
+        else:
+            dt = rng.uniform(2, 4)
+        bet_id = place(player, spot, stake, dt)
+        prev_player = player
+        if i == over_idx:
+            faults.label("over_limit_bet", round_id, bet_id, f"{stake} EUR on {spot} above its maximum")
+    if spin_at >= len(plan):
+        spin_wheel()
+    emit("bets_closed", dt=rng.uniform(6, 12))
+
+    if table.players and faults.hit("late_bet"):
+        player = rng.choice(table.players)
+        spot = rng.choice(_BY_KIND["straight"])
+        stake = _stake_for(table, player, "straight")
+        bet_id = table.new_bet_id()
+        emit("bet_placed", actor=("player", player.player_id), dt=rng.uniform(0.5, 2), bet_id=bet_id,
+             player_id=player.player_id, spot=spot, stake=stake)
+        faults.label("late_bet", round_id, bet_id, f"{stake} EUR on {spot} after «No va más»")
+
+    # --- the result
+    number = rng.randint(0, 36)
+    emit("ball_landed", dt=rng.uniform(5, 10), number=number)
+
+    # --- zero decisions and the prisoners' fate
+    hit: list[tuple[str, str, str, Decimal, int]] = []   # bet_id, player_id, spot, initial, k
+    for bid, p in prisoners.items():
+        hit.append((bid, p["player_id"], p["spot"], p["initial"], p["zeros"] + 1))
+    new_prisoners: dict[str, dict[str, Any]] = {}
+    if number == 0:
+        for bid, player, spot, stake in placed:
+            if spot in SIMPLE_CHANCES:
+                hit.append((bid, player.player_id, spot, stake, 1))
+        styles = {p.player_id: p.style for p in table.players}
+        for bid, pid, spot, initial, k in hit:
+            decision = None
+            if pid in styles and rng.random() < 0.8:
+                decision = "half_back" if rng.random() < _HALF_BACK_PROB[styles[pid]] else "en_prison"
+                if decision == "half_back" and not half_back_allowed(table.ctx, initial, k) and not last:
+                    decision = "en_prison"      # the croupier would refuse: the bet must stay
+                if decision == "en_prison" and last is not False:
+                    decision = None             # possibly the last spin: the refund is compulsory
+                if decision is not None:
+                    emit("player_decision", actor=("player", pid), dt=rng.uniform(2, 4), decision=decision,
+                         bet_id=bid)
+            if _zero_fate(table, decision, initial, k, bool(last)) == "en_prison":
+                new_prisoners[bid] = {"player_id": pid, "spot": spot, "initial": initial, "zeros": k}
+    state["prisoners"] = new_prisoners
