@@ -171,6 +171,17 @@ def _jsonable(payload: dict) -> dict:
     return out
 
 
+STRUCTURAL = frozenset({"round_started", "round_ended", "table_opened", "table_closed", "dealer_assigned"})
+
+DROPPABLE: dict[str, frozenset[str]] = {
+    "french_roulette": frozenset({"settlement_recorded"}),
+    "blackjack": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
+    "punto_banca": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
+}
+"""Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
+round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
+wrongly change the next round's verdict too, so roulette only loses settlements."""
+
 GAME_MODULES: dict[str, str] = {
     "french_roulette": "pitwatch.sim.roulette",
     "blackjack": "pitwatch.sim.blackjack",
@@ -202,7 +213,7 @@ class _TableRunner:
         self.table = SimTable(spec.table_id, spec.game, spec.ruleset_id, "", spec.min_bet,
                               spec.max_bet, dict(spec.options), [], self.rng, {}, ctx)
         self.emitter = Emit(self)
-        self.drop_next_ok = True
+        self.droppable = DROPPABLE.get(spec.game, frozenset())
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -217,17 +228,14 @@ class _TableRunner:
             "occurred_at": self.clock.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.clock.microsecond // 1000:03d}Z",
             "actor": {"role": role, "id": aid}, "type": type, **_jsonable(payload),
         }
-        model = EVENT_CLASS_BY_TYPE[type].model_validate(ev)
-        for item in self.engine.apply(model):
-            if hasattr(item, "kind") and item.kind not in ("procedure",):
-                pass  # the truth engine's own violations are the injected faults; nothing to do
-        structural = type in ("round_started", "round_ended", "table_opened", "table_closed",
-                              "dealer_assigned")
-        if round_id is not None and not structural and self.faults.hit("dropped_event"):
+        self.engine.apply(EVENT_CLASS_BY_TYPE[type].model_validate(ev))  # the truth
+        if type == "table_opened":
+            self.table.ctx = self.engine.ctx  # the engine's live view (carry included), read-only
+        if round_id is not None and type in self.droppable and self.faults.hit("dropped_event"):
             self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
             return ev
         self.out.append((self.clock, self.seq, ev))
-        if round_id is not None and not structural and self.faults.hit("duplicated_event"):
+        if round_id is not None and type not in STRUCTURAL and self.faults.hit("duplicated_event"):
             self.faults.label("duplicated_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) sent twice")
             self.out.append((self.clock, self.seq, ev))
         return ev
@@ -280,6 +288,7 @@ class _TableRunner:
                 self.seat_player()
             self.game.prepare(t, self.emitter)
             self.emitter.round_id = round_id
+            t.state["last_of_session"] = last
             self.emitter("round_started", dt=5, last_of_session=last)
             self.game.play_round(t, round_id, self.emitter, self.faults)
             self._settle(round_id)

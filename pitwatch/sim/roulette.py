@@ -47,20 +47,10 @@ def prepare(table: Any, emit: Any) -> None:
     return None
 
 
-def _last_of_session(table: Any, emit: Any) -> bool | None:
-    """Whether the current round is the announced last spin of the session, if knowable.
-
-    Looks at ``table.state["last_of_session"]`` / ``table.last_of_session`` (the framework may
-    set either), else at the framework's truth engine behind ``emit``; ``None`` if unknown."""
-    if "last_of_session" in table.state:
-        return bool(table.state["last_of_session"])
-    if hasattr(table, "last_of_session"):
-        return bool(table.last_of_session)
-    engine = getattr(getattr(emit, "_r", None), "engine", None)
-    rnd = getattr(engine, "open", None)
-    if rnd is not None:
-        return bool(rnd.game_round.last_of_session)
-    return None
+def _last_of_session(table: Any, emit: Any) -> bool:
+    """Whether the current round is the announced last spin of the session (the framework
+    sets ``table.state["last_of_session"]`` before every round)."""
+    return bool(table.state.get("last_of_session", False))
 
 
 def _stake_for(table: Any, player: Any, kind: str, near_max: bool = False) -> Decimal:
