@@ -55,18 +55,18 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
     wh = open_warehouse(warehouse_url)
     try:
         q = wh.query
-        events = q("SELECT count() FROM events_raw FINAL")[0][0]
-        rounds = q("SELECT uniqExact(table_id, round_id) FROM settlements FINAL")[0][0]
-        bets = q("SELECT count() FROM settlements FINAL")[0][0]
-        rejected = q("SELECT count() FROM rejected FINAL")[0][0]
-        by_kind = q("SELECT kind, count() AS n FROM alerts FINAL GROUP BY kind ORDER BY n DESC, kind")
+        events = q("SELECT count() FROM pitwatch.events_raw FINAL")[0][0]
+        rounds = q("SELECT uniqExact(table_id, round_id) FROM pitwatch.settlements FINAL")[0][0]
+        bets = q("SELECT count() FROM pitwatch.settlements FINAL")[0][0]
+        rejected = q("SELECT count() FROM pitwatch.rejected FINAL")[0][0]
+        by_kind = q("SELECT kind, count() AS n FROM pitwatch.alerts FINAL GROUP BY kind ORDER BY n DESC, kind")
         alerts = [
             {"table_id": t, "round_id": r, "kind": k}
-            for t, r, k in q("SELECT table_id, round_id, kind FROM alerts FINAL")
+            for t, r, k in q("SELECT table_id, round_id, kind FROM pitwatch.alerts FINAL")
         ]
         money = q(
             "SELECT toString(sum(wagered)), toString(sum(recorded_payout)), toString(sum(house_win)), "
-            "toString(sum(discrepancy_amount)) FROM table_hourly")[0]
+            "toString(sum(discrepancy_amount)) FROM pitwatch.table_hourly")[0]
     finally:
         wh.close()
     return {"events": events, "rounds": rounds, "bets": bets, "rejected": rejected,

@@ -44,7 +44,7 @@ def test_roundtrip_is_stable():
     (bet(type="teleport"), "does not match any of the expected tags"),
     (bet(stake=...), "stake: Field required"),
     (bet(seq=0), "seq: Input should be greater than or equal to 1"),
-    (bet(stake="10.001"), "fractions of a cent"),
+    (bet(stake="10.001"), "no more than 2 decimal places"),
     (bet(stake="-5.00"), "stake: Input should be greater than or equal to 0"),
     (bet(occurred_at="2026-11-21T21:04:05"), "UTC offset"),
     (bet(round_id=None), "round_id"),

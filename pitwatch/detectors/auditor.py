@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
-from pitwatch.detectors.sequence import SequenceChecker
+from pitwatch.detectors.sequence import APPLY, SequenceChecker
 from pitwatch.rules.base import RoundVerdict, Violation
 from pitwatch.rules.engine import TableEngine
 
@@ -22,6 +22,10 @@ class AuditOutput:
     verdicts: list[RoundVerdict] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     rejected: str | None = None
+
+
+NOTHING = AuditOutput()
+"""Shared result of an event that produced nothing (callers must not mutate it)."""
 
 
 class TableAuditor:
@@ -49,8 +53,15 @@ class TableAuditor:
         sequencing: it becomes an alert or a rejection reason. Raises
         :class:`pitwatch.rules.base.RuleError` only for events the engine cannot interpret
         (e.g. an unknown ruleset), which the caller rejects."""
+        sv = self.sequence.check(event.event_id, event.seq)
+        if sv is APPLY:
+            produced = self.engine.apply(event)
+            if not produced:
+                return NOTHING
+            out = AuditOutput()
+            self._collect(produced, event, out)
+            return out
         out = AuditOutput()
-        sv = self.sequence.check(str(event.event_id), event.seq)
         if sv.violation is not None:
             out.alerts.append(self._alert(sv.violation, event))
         if sv.reject_reason is not None:
@@ -58,10 +69,13 @@ class TableAuditor:
             return out
         if not sv.apply:
             return out
-        for item in self.engine.apply(event):
+        self._collect(self.engine.apply(event), event, out)
+        return out
+
+    def _collect(self, produced: list, event: Any, out: AuditOutput) -> None:
+        for item in produced:
             if isinstance(item, RoundVerdict):
                 out.verdicts.append(item)
                 out.alerts.extend(round_alerts(item))
             else:
                 out.alerts.append(self._alert(item, event))
-        return out

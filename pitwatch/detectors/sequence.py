@@ -12,7 +12,6 @@ Every table numbers its events with ``seq`` = 1, 2, 3... (DESIGN, event contract
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from pitwatch.rules.base import Violation, ViolationKind
@@ -31,6 +30,10 @@ class SeqVerdict:
     reject_reason: str | None = None
 
 
+APPLY = SeqVerdict(True)
+"""The common verdict: in order, apply it (shared, immutable)."""
+
+
 class SequenceChecker:
     """Tracks one table's last ``seq`` and its recent event ids (bounded memory)."""
 
@@ -38,7 +41,7 @@ class SequenceChecker:
 
     def __init__(self) -> None:
         self.last_seq = 0
-        self.recent: OrderedDict[str, int] = OrderedDict()
+        self.recent: dict[str, int] = {}  # insertion-ordered: the oldest id is evicted first
 
     def check(self, event_id: str, seq: int) -> SeqVerdict:
         """Classify an event of this table by its ``event_id`` and ``seq``."""
@@ -58,7 +61,8 @@ class SequenceChecker:
                 f"{missing} event(s) missing: seq {self.last_seq + 1}..{seq - 1}",
                 CITATION, (event_id,), amount=None)
         self.last_seq = seq
-        self.recent[event_id] = seq
-        if len(self.recent) > RECENT_IDS:
-            self.recent.popitem(last=False)
-        return SeqVerdict(True, violation)
+        recent = self.recent
+        recent[event_id] = seq
+        if len(recent) > RECENT_IDS:
+            del recent[next(iter(recent))]
+        return APPLY if violation is None else SeqVerdict(True, violation)

@@ -56,6 +56,8 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1) -> Iterator[
             continue
         if out.rejected:
             yield ReplayItem(line=n, error=out.rejected)
+        if not out.alerts and not out.verdicts:
+            continue
         round_alert_ids = set()
         for v in out.verdicts:
             own = [a for a in out.alerts if a.round_id == v.round_id and a.kind not in ("sequence_gap", "duplicate_event")]

@@ -17,17 +17,17 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str) -> ReplayItem
     wh = open_warehouse(warehouse_url)
     try:
         bounds = wh.query(
-            "SELECT min(seq), max(seq) FROM events_raw FINAL "
+            "SELECT min(seq), max(seq) FROM pitwatch.events_raw FINAL "
             "WHERE table_id = %(t)s AND round_id = %(r)s", {"t": table_id, "r": round_id})
         if not bounds or bounds[0][1] in (None, 0):
             return None
         first, last = bounds[0]
         opened = wh.query(
-            "SELECT max(seq) FROM events_raw FINAL WHERE table_id = %(t)s "
+            "SELECT max(seq) FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
             "AND type = 'table_opened' AND seq <= %(s)s", {"t": table_id, "s": first})
         start = opened[0][0] if opened and opened[0][0] else 1
         rows = wh.query(
-            "SELECT payload FROM events_raw FINAL WHERE table_id = %(t)s "
+            "SELECT payload FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
             "AND seq >= %(a)s AND seq <= %(b)s ORDER BY seq", {"t": table_id, "a": start, "b": last})
     finally:
         wh.close()

@@ -41,7 +41,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.engine import register_game
 from pitwatch.rules.game import GameRound, TableContext
-from pitwatch.schemas.cards import blackjack_value
+from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
 from pitwatch.schemas.money import ZERO
 
 MAIN_SPOT = "main"
@@ -60,10 +60,18 @@ def hand_total(cards: Sequence[str]) -> tuple[int, bool]:
     004 L586-L589, L721-L724). Returns ``(total, soft)``; ``soft`` is True when an ace is
     counted as 11.
     """
-    low = sum(blackjack_value(c) for c in cards)
-    if any(c[0] == "A" for c in cards) and low + 10 <= 21:
+    low = 0
+    ace = False
+    for c in cards:
+        low += _VALUE[c]
+        if c[0] == "A":
+            ace = True
+    if ace and low <= 11:
         return low + 10, True
     return low, False
+
+
+_VALUE = {c: blackjack_value(c) for c in ALL_CARDS}
 
 
 def dealer_must_draw(cards: Sequence[str], stands_on: int = 17, hits_soft_17: bool = False) -> bool:

@@ -23,10 +23,11 @@ producer in another language only needs the JSON Schemas exported by
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from enum import Enum
 from typing import Annotated, Literal, Union
+
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -64,6 +65,12 @@ class Actor(BaseModel):
 
 
 Id = Annotated[str, Field(min_length=1, max_length=64)]
+EventId = Annotated[str, Field(
+    pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+    json_schema_extra={"format": "uuid"})]
+"""A UUID in its canonical 36-character text form (kept as text: it is only ever compared
+and hashed, and the validation runs in pydantic-core's regex engine)."""
+_UTC_ZERO = timedelta(0)
 
 
 class EventBase(BaseModel):
@@ -71,7 +78,7 @@ class EventBase(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    event_id: UUID
+    event_id: EventId
     schema_version: Annotated[int, Field(ge=1, le=SCHEMA_VERSION)] = SCHEMA_VERSION
     casino_id: Id
     table_id: Id
@@ -81,13 +88,22 @@ class EventBase(BaseModel):
     occurred_at: datetime
     actor: Actor
 
+    @field_validator("event_id", mode="before")
+    @classmethod
+    def _uuid_text(cls, v: object) -> object:
+        return v if type(v) is str else str(v) if isinstance(v, UUID) else v
+
     @field_validator("occurred_at")
     @classmethod
     def _utc_ms(cls, v: datetime) -> datetime:
-        if v.tzinfo is None:
+        off = v.utcoffset()
+        if off is None:
             raise ValueError("occurred_at must carry a UTC offset (e.g. 'Z')")
-        v = v.astimezone(timezone.utc)
-        return v.replace(microsecond=(v.microsecond // 1000) * 1000)
+        if off != _UTC_ZERO:
+            v = v.astimezone(timezone.utc)
+        if v.microsecond % 1000:
+            v = v.replace(microsecond=(v.microsecond // 1000) * 1000)
+        return v
 
 
 class RoundEvent(EventBase):

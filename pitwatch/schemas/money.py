@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, PlainSerializer
+from pydantic import Field, PlainSerializer
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -36,19 +36,9 @@ def to_money(value: Decimal | int | str) -> Decimal:
     return d.quantize(CENT)
 
 
-def _check_cents(v: Decimal) -> Decimal:
-    if not v.is_finite():
-        raise ValueError("amount must be finite")
-    q = v.quantize(CENT)
-    if q != v:
-        raise ValueError(f"amount {v} has fractions of a cent")
-    return q
-
-
 Money = Annotated[
     Decimal,
-    Field(ge=0, le=Decimal("1000000000")),
-    AfterValidator(_check_cents),
+    Field(ge=0, le=Decimal("1000000000"), decimal_places=2, allow_inf_nan=False),
     PlainSerializer(lambda v: f"{v:.2f}", return_type=str, when_used="json"),
 ]
 """Non-negative euro amount, two decimals; serialized in JSON as a string such as ``"12.50"``."""

@@ -115,16 +115,16 @@ def snapshot(wh) -> dict:
     q = wh.query
     return {
         "settlements": {r[0]: (Decimal(r[1]), Decimal(r[2])) for r in q(
-            "SELECT settlement_id, toString(stake), toString(discrepancy) FROM settlements FINAL")},
-        "alerts": {r[0] for r in q("SELECT alert_id FROM alerts FINAL")},
-        "events": q("SELECT count() FROM events_raw FINAL")[0][0],
-        "raw_rows": (q("SELECT count() FROM settlements")[0][0], q("SELECT count() FROM alerts")[0][0]),
+            "SELECT settlement_id, toString(stake), toString(discrepancy) FROM pitwatch.settlements FINAL")},
+        "alerts": {r[0] for r in q("SELECT alert_id FROM pitwatch.alerts FINAL")},
+        "events": q("SELECT count() FROM pitwatch.events_raw FINAL")[0][0],
+        "raw_rows": (q("SELECT count() FROM pitwatch.settlements")[0][0], q("SELECT count() FROM pitwatch.alerts")[0][0]),
         "hourly": q("SELECT toString(sum(bets)), toString(sum(wagered)), toString(sum(house_win)), "
-                    "toString(sum(discrepancies)), toString(sum(discrepancy_amount)) FROM table_hourly")[0],
+                    "toString(sum(discrepancies)), toString(sum(discrepancy_amount)) FROM pitwatch.table_hourly")[0],
         "from_settlements": q(
             "SELECT toString(count()), toString(sum(stake)), "
             "toString(sum(stake) - sum(recorded_returned) + sum(recorded_commission)), "
-            "toString(countIf(discrepancy != 0)), toString(sum(abs(discrepancy))) FROM settlements FINAL")[0],
+            "toString(countIf(discrepancy != 0)), toString(sum(abs(discrepancy))) FROM pitwatch.settlements FINAL")[0],
     }
 
 
@@ -296,8 +296,8 @@ def test_bad_input_goes_to_the_rejected_topic_with_its_bytes_and_reason(broker, 
         assert needle in got[raw], (raw, got[raw])
     wh = open_warehouse(server_db)
     try:
-        rows = wh.query("SELECT raw, reason FROM rejected FINAL")
+        rows = wh.query("SELECT raw, reason FROM pitwatch.rejected FINAL")
         assert len(rows) == len(bad)
-        assert wh.query("SELECT count() FROM events_raw FINAL")[0][0] == len(good)
+        assert wh.query("SELECT count() FROM pitwatch.events_raw FINAL")[0][0] == len(good)
     finally:
         wh.close()
