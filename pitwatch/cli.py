@@ -98,9 +98,13 @@ def simulate(
 
 
 def _settings(**overrides):
-    from pitwatch.streams.config import Settings
+    """Kafka/warehouse settings: environment first, then the command's flags."""
+    from pitwatch.streams.config import KafkaSettings
 
-    return Settings.from_env(**{k: v for k, v in overrides.items() if v is not None})
+    try:
+        return KafkaSettings.from_env(**{k: v for k, v in overrides.items() if v is not None})
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 @app.command()
@@ -118,7 +122,7 @@ def produce(
         task = progress.add_task("producing", total=total)
         n = produce_jsonl(path, settings.bootstrap, topic,
                           progress=lambda k: progress.update(task, completed=k),
-                          **settings.kafka_config())
+                          **settings.confluent_config())
     console.print(f"produced {n} messages to {topic}")
 
 
@@ -132,16 +136,16 @@ def worker(
     sasl_mechanism: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_MECHANISM", help="e.g. PLAIN, SCRAM-SHA-512."),
     sasl_username: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_USERNAME"),
     sasl_password: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_PASSWORD"),
-    ssl_cafile: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SSL_CAFILE", help="CA bundle for TLS."),
+    ssl_cafile: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SSL_CA_LOCATION", help="CA bundle (PEM) for TLS."),
     status_file: Optional[Path] = typer.Option(None, help="Write progress counters here after every batch."),
 ):
     """Run a stream-processing worker (Faust): ingest, rounds, warehouse sink."""
     from pitwatch.streams.app import run_worker
 
-    settings = _settings(bootstrap=bootstrap, warehouse=warehouse, security_protocol=security_protocol,
+    settings = _settings(bootstrap=bootstrap, warehouse_url=warehouse, security_protocol=security_protocol,
                          sasl_mechanism=sasl_mechanism, sasl_username=sasl_username,
-                         sasl_password=sasl_password, ssl_cafile=ssl_cafile,
-                         status_file=str(status_file) if status_file else None)
+                         sasl_password=sasl_password, ssl_ca_location=ssl_cafile,
+                         status_path=str(status_file) if status_file else None)
     run_worker(settings)
 
 
@@ -211,10 +215,10 @@ def replay_round_cmd(
     from pitwatch.replay import item_to_json, render_item
     from pitwatch.replay.warehouse import replay_round
 
-    settings = _settings(warehouse=warehouse)
-    item = replay_round(settings.warehouse, table_id, round_id)
+    settings = _settings(warehouse_url=warehouse)
+    item = replay_round(settings.warehouse_url, table_id, round_id)
     if item is None:
-        _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse}", 1)
+        _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse_url}", 1)
     if fmt == "json":
         print(item_to_json(item))
     else:

@@ -15,13 +15,11 @@ def tail_alerts(settings, follow: bool = True, idle_timeout: float = 5.0) -> Ite
     silence. Uses a throw-away consumer group, so it never disturbs the workers."""
     from confluent_kafka import Consumer
 
-    conf = {
-        "bootstrap.servers": settings.bootstrap,
+    conf = settings.confluent_config(**{
         "group.id": f"pitwatch-tail-{uuid.uuid4().hex[:8]}",
         "auto.offset.reset": "earliest",
         "enable.auto.commit": False,
-        **settings.kafka_config(),
-    }
+    })
     consumer = Consumer(conf)
     consumer.subscribe([TOPIC_ALERTS])
     idle = 0.0

@@ -1,0 +1,66 @@
+# pitwatch: every target does its own set-up on a fresh machine (venv, Python packages,
+# Debian packages when root). Stamp files under .venv/.stamps keep repeated runs fast.
+#
+#   make demo    run the embedded demo (local broker + Faust worker + chDB + simulator)
+#   make test    run the test suite (CI=true in the environment: unavailable servers fail, not skip)
+#   make bench   run the benchmarks
+#   make setup   only the set-up
+#   make clean   remove the venv and generated data
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMPS := $(VENV)/.stamps
+PYTEST_ARGS ?=
+APT_PACKAGES := clickhouse-server clickhouse-client kcat
+
+.PHONY: demo test bench setup sysdeps clean
+
+demo: setup
+	$(BIN)/pitwatch demo
+
+test: setup
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+bench: setup $(STAMPS)/bench
+	$(BIN)/python -m bench
+
+setup: $(STAMPS)/pip sysdeps
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pitwatch needs Python >= 3.11, $(PYTHON) is " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+
+# Re-run when the project's dependencies change.
+$(STAMPS)/pip: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test]'
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/bench: pyproject.toml $(STAMPS)/pip
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test,bench]'
+	@mkdir -p $(STAMPS) && touch $@
+
+# Debian's ClickHouse server (tests run the warehouse against it) and kcat. Installed only
+# when missing and only as root; otherwise a warning (the tests needing them skip, or fail
+# under CI=true).
+sysdeps:
+	@missing=""; \
+	for tool in clickhouse-server clickhouse-client kcat; do \
+	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || [ -x /usr/bin/$$tool ] || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -q && apt-get install -y -q $(APT_PACKAGES); \
+	  else \
+	    echo "warning: missing$$missing; run as root or: sudo apt-get install -y $(APT_PACKAGES)" >&2; \
+	  fi; \
+	fi
+
+clean:
+	rm -rf $(VENV) pitwatch-data .pytest_cache .hypothesis

@@ -1,0 +1,341 @@
+"""The Faust worker (pitwatch.streams.app) end to end on the local broker, with a stub processor.
+
+The worker runs in a subprocess (``python -m pitwatch.streams.app``) with :class:`StubProcessor`
+and :func:`open_stub_warehouse` from this module, so these tests exercise the app's plumbing
+(batching, outputs, warehouse thread, Faust Table + changelog recovery, commits, SIGTERM,
+fatal errors) independently of the real rules pipeline.
+
+Stub semantics: per table, the state is ``{"count": n, "last_offset": o}``; a message whose
+offset is <= last_offset was already applied (redelivery) and is skipped. Every applied message
+gives one ``pitwatch.settlements`` message ``{"table": t, "n": count, "offset": o}`` and one
+warehouse row; a non-JSON value goes to ``pitwatch.rejected``. If env ``STUB_POISON`` is set,
+a value equal to it makes ``process`` raise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pitwatch.streams.app import (
+    ALL_TOPICS,
+    CHANGELOG_MARKER,
+    EXIT_FATAL,
+    TABLE_STATE_CHANGELOG,
+    TOPIC_EVENTS,
+    TOPIC_REJECTED,
+    TOPIC_SETTLEMENTS,
+    BatchRuntime,
+)
+from pitwatch.streams.config import KafkaSettings
+from pitwatch.streams.processor import BatchResult, InMessage, OutMessage
+from pitwatch.streams.producer import produce_events
+
+from .test_broker import consume_all
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class StubProcessor:
+    """See module docstring."""
+
+    def __init__(self, load_state):
+        self.load_state = load_state
+        self.poison = os.environ.get("STUB_POISON", "").encode() or None
+
+    def process(self, batch: list[InMessage]) -> BatchResult:
+        states: dict[str, dict] = {}
+        res = BatchResult(rows={"stub_rows": []})
+        for m in batch:
+            if self.poison is not None and m.value == self.poison:
+                raise RuntimeError("poison message")
+            try:
+                tid = json.loads(m.value)["table_id"]
+            except ValueError:
+                res.messages.append(OutMessage(TOPIC_REJECTED, m.key or b"", m.value))
+                continue
+            st = states.get(tid)
+            if st is None:
+                raw = self.load_state(tid)
+                st = states[tid] = json.loads(raw) if raw else {"count": 0, "last_offset": -1}
+            if m.offset <= st["last_offset"]:
+                continue
+            st["count"] += 1
+            st["last_offset"] = m.offset
+            body = {"table": tid, "n": st["count"], "offset": m.offset, "partition": m.partition}
+            res.messages.append(OutMessage(TOPIC_SETTLEMENTS, tid.encode(), json.dumps(body).encode()))
+            res.rows["stub_rows"].append(body)
+        res.states = {t: json.dumps(s).encode() for t, s in states.items()}
+        return res
+
+
+class StubWarehouse:
+    """Appends every inserted row as a JSON line to the file named by the URL ``stub:PATH``."""
+
+    def __init__(self, url: str):
+        self.path = Path(url.split(":", 1)[1])
+
+    def ensure_schema(self) -> None:
+        self.path.touch()
+
+    def insert_new(self, table: str, rows: list[dict]) -> int:
+        with self.path.open("a") as fh:
+            for r in rows:
+                fh.write(json.dumps({"wh_table": table, **r}) + "\n")
+        return len(rows)
+
+    def close(self) -> None:
+        pass
+
+
+def open_stub_warehouse(url: str) -> StubWarehouse:
+    return StubWarehouse(url)
+
+
+class Worker:
+    """A worker subprocess plus its status file."""
+
+    def __init__(self, bootstrap: str, tmp: Path, env: dict[str, str] | None = None):
+        self.status_path = tmp / f"status-{uuid.uuid4().hex[:6]}.json"
+        self.warehouse = tmp / "rows.jsonl"
+        self.log = open(tmp / "worker.log", "ab")
+        full_env = dict(os.environ, **(env or {}))
+        full_env["PYTHONPATH"] = os.pathsep.join([str(REPO), full_env.get("PYTHONPATH", "")])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pitwatch.streams.app", "--bootstrap", bootstrap,
+             "--status", str(self.status_path), "--warehouse", f"stub:{self.warehouse}",
+             "--warehouse-opener", "tests.streams.test_broker_app:open_stub_warehouse",
+             "--processor", "tests.streams.test_broker_app:StubProcessor",
+             "--datadir", str(tmp / "faust"), "--partitions", "4"],
+            cwd=tmp, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def status(self) -> dict:
+        try:
+            return json.loads(self.status_path.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def wait_consumed(self, n: int, timeout: float = 120.0) -> dict:
+        """Wait until the worker reports ``consumed >= n`` (or exits); return the status."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            st = self.status()
+            if st.get("consumed", 0) >= n or self.proc.poll() is not None:
+                return st
+            time.sleep(0.2)
+        return self.status()
+
+    def terminate(self, timeout: float = 60.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.log.close()
+
+
+def events(tables: int, per_table: int, start_seq: int = 1) -> list[bytes]:
+    return [json.dumps({"table_id": f"T{t:02d}", "seq": s}).encode()
+            for s in range(start_seq, start_seq + per_table) for t in range(tables)]
+
+
+@pytest.fixture
+def fresh_topics(broker):
+    """The app's topics are fixed names: give each test a broker of its own state by deleting them."""
+    from confluent_kafka.admin import AdminClient
+
+    def clear():
+        admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+        names = [t for t in admin.list_topics(timeout=10).topics if t in ALL_TOPICS or t.startswith("pitwatch-")]
+        if names:
+            for fut in admin.delete_topics(names, operation_timeout=15).values():
+                fut.result(timeout=15)
+
+    clear()
+    broker.create_topics([*ALL_TOPICS, TABLE_STATE_CHANGELOG], partitions=4)
+    yield
+    clear()
+
+
+def settlements_by_table(bootstrap: str, n: int) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for m in consume_all(bootstrap, TOPIC_SETTLEMENTS, n):
+        body = json.loads(m.value())
+        assert m.key() == body["table"].encode()
+        out.setdefault(body["table"], []).append(body)
+    return out
+
+
+@pytest.mark.kafka
+@pytest.mark.slow
+def test_worker_processes_restarts_and_recovers_table_state(broker, fresh_topics, tmp_path):
+    """Outputs, warehouse rows and per-table state for every event; after a SIGTERM and a
+    restart the state is recovered from the changelog, so counts continue where they stopped."""
+    first = events(tables=10, per_table=150)  # 1500
+    produce_events(first + [b"not json at all"], broker.bootstrap, TOPIC_EVENTS)
+    w = Worker(broker.bootstrap, tmp_path)
+    st = w.wait_consumed(len(first) + 1)
+    assert st.get("consumed") == len(first) + 1, (st, (tmp_path / "worker.log").read_text()[-3000:])
+    assert st["rejected"] == 1 and st["error"] is None and st["pid"] == w.proc.pid
+    assert w.terminate() == 0
+
+    second = events(tables=10, per_table=50, start_seq=151)  # 500 more
+    produce_events(second, broker.bootstrap, TOPIC_EVENTS)
+    w2 = Worker(broker.bootstrap, tmp_path)
+    st2 = w2.wait_consumed(len(second))
+    assert st2.get("consumed", 0) >= len(second), (st2, (tmp_path / "worker.log").read_text()[-3000:])
+    assert w2.terminate() == 0
+
+    total = len(first) + len(second)
+    by_table = settlements_by_table(broker.bootstrap, total)
+    assert sorted(by_table) == [f"T{t:02d}" for t in range(10)]
+    for tid, bodies in by_table.items():
+        counts = sorted(b["n"] for b in bodies)
+        # state survived the restart: counts run 1..200 with no restart back at 1
+        assert counts == list(range(1, 201)), (tid, sorted((b["offset"], b["n"]) for b in bodies)[:5], sorted((b["offset"], b["n"]) for b in bodies)[145:155], len(bodies))
+        assert len({b["partition"] for b in bodies}) == 1
+    rows = [json.loads(line) for line in w.warehouse.read_text().splitlines()]
+    assert Counter(r["wh_table"] for r in rows) == {"stub_rows": total}
+    assert len(consume_all(broker.bootstrap, TOPIC_REJECTED, 1)) == 1
+
+
+@pytest.mark.kafka
+@pytest.mark.slow
+def test_failed_batch_is_not_committed_and_is_redelivered(broker, fresh_topics, tmp_path):
+    """A processor failure exits the worker with EXIT_FATAL before the batch is committed;
+    the next worker gets the whole batch again (at-least-once), nothing is lost."""
+    evs = events(tables=4, per_table=100)
+    poison = b'{"table_id":"T00","seq":999,"poison":true}'
+    produce_events(evs + [poison], broker.bootstrap, TOPIC_EVENTS)
+    w = Worker(broker.bootstrap, tmp_path, env={"STUB_POISON": poison.decode()})
+    assert w.proc.wait(120) == EXIT_FATAL
+    st = w.status()
+    assert "poison message" in (st.get("error") or ""), st
+    w.log.close()
+
+    w2 = Worker(broker.bootstrap, tmp_path)
+    st2 = w2.wait_consumed(len(evs) + 1)
+    assert st2.get("consumed", 0) >= len(evs) + 1, (st2, (tmp_path / "worker.log").read_text()[-3000:])
+    assert w2.terminate() == 0
+    by_table = settlements_by_table(broker.bootstrap, len(evs) + 1)
+    assert {t: sorted(b["n"] for b in bodies)[-1] for t, bodies in by_table.items()} == \
+        {"T00": 101, "T01": 100, "T02": 100, "T03": 100}
+
+
+class _FakeTable:
+    def __init__(self):
+        self.data: dict[bytes, bytes] = {}
+        self.sent: list[tuple[int, bytes, bytes]] = []
+        table = self
+
+        class _Producer:
+            async def flush(self):
+                table.sent.append(("flush", b"", b""))
+
+        self.app = type("App", (), {"producer": _Producer()})()
+
+    def send_changelog(self, partition, key, value):
+        self.sent.append((partition, key, value))
+
+
+class _Ev:
+    def __init__(self, key, value, partition, offset):
+        self.message = type("M", (), {"key": key, "value": value, "partition": partition, "offset": offset})
+
+
+def test_runtime_stores_state_in_the_partition_of_the_tables_events(tmp_path):
+    """Faust's Table.__setitem__ would use the batch's "current event" (the last one) for every
+    key; the runtime must send each table's state to its own partition of the changelog."""
+    import asyncio
+
+    table = _FakeTable()
+    produced: list[tuple[str, bytes, bytes]] = []
+
+    class _Topic:
+        def __init__(self, name):
+            self.name = name
+
+        def send_soon(self, key, value):
+            produced.append((self.name, key, value))
+
+    topics = {name: _Topic(name) for name in (TOPIC_SETTLEMENTS, TOPIC_REJECTED)}
+    rt = BatchRuntime(KafkaSettings(warehouse_url="none", status_path=str(tmp_path / "s.json")), table, topics,
+                      processor_factory=StubProcessor, warehouse_opener=None, output="faust")
+    batch = [_Ev(b"A", b'{"table_id":"A"}', 0, 10), _Ev(b"B", b'{"table_id":"B"}', 3, 7),
+             _Ev(b"A", b'{"table_id":"A"}', 0, 11), _Ev(None, b"junk", 1, 5)]
+    asyncio.run(rt.handle(batch))
+    states = [(p, k) for p, k, _ in table.sent[:2]]
+    assert sorted(states) == [(0, b"A"), (3, b"B")]
+    # then, after the states are delivered, one lone marker record per touched partition
+    assert table.sent[2][0] == "flush"
+    assert sorted((p, k) for p, k, _ in table.sent[3:]) == [(0, CHANGELOG_MARKER), (3, CHANGELOG_MARKER)]
+    assert json.loads(table.data[b"A"]) == {"count": 2, "last_offset": 11}
+    assert rt.load_state("B") == table.data[b"B"]
+    assert [(t, k) for t, k, _ in produced] == [(TOPIC_SETTLEMENTS, b"A"), (TOPIC_SETTLEMENTS, b"B"),
+                                                (TOPIC_SETTLEMENTS, b"A"), (TOPIC_REJECTED, b"")]
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["consumed"], status["rejected"], status["batches"]) == (4, 1, 1)
+    rt.close()
+
+
+class _BrokenWarehouse(StubWarehouse):
+    def insert_new(self, table, rows):
+        raise OSError("disk full")
+
+
+def test_runtime_warehouse_failure_blocks_the_commit(tmp_path):
+    """Warehouse writes run behind the batches; a failed one must stop the next commit."""
+    import asyncio
+
+    from pitwatch.streams.app import FatalPipelineError
+
+    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), _FakeTable(), {},
+                      processor_factory=StubProcessor, warehouse_opener=_BrokenWarehouse,
+                      output="faust", retries=0)
+    rt.topics = {TOPIC_SETTLEMENTS: type("T", (), {"send_soon": lambda self, key, value: None})()}
+
+    async def run():
+        await rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)])
+        with pytest.raises(FatalPipelineError, match="disk full"):
+            rt.before_commit()
+
+    asyncio.run(run())
+    rt._executor.shutdown()
+
+
+def test_runtime_commit_waits_for_queued_warehouse_writes(tmp_path):
+    import asyncio
+    import threading
+
+    gate = threading.Event()
+
+    class SlowWarehouse(StubWarehouse):
+        def insert_new(self, table, rows):
+            gate.wait(30)
+            return super().insert_new(table, rows)
+
+    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), _FakeTable(), {},
+                      processor_factory=StubProcessor, warehouse_opener=SlowWarehouse, output="faust")
+    rt.topics = {TOPIC_SETTLEMENTS: type("T", (), {"send_soon": lambda self, key, value: None})()}
+
+    async def run():
+        await rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)])
+        assert rt.warehouse_rows == 0  # the write is still queued: handle() did not wait for it
+        threading.Timer(0.2, gate.set).start()
+        rt.before_commit()
+        assert rt.warehouse_rows == 1
+
+    asyncio.run(run())
+    rt.close()
