@@ -146,7 +146,7 @@ def worker(
                          sasl_mechanism=sasl_mechanism, sasl_username=sasl_username,
                          sasl_password=sasl_password, ssl_ca_location=ssl_cafile,
                          status_path=str(status_file) if status_file else None)
-    run_worker(settings)
+    raise typer.Exit(run_worker(settings) or 0)
 
 
 @app.command()

@@ -491,6 +491,7 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
     if warehouse_opener is None and settings.warehouse_url.strip().lower() != "none":
         warehouse_opener = default_warehouse_opener()
     datadir = Path(datadir) if datadir is not None else Path("pitwatch-data") / "faust"
+    datadir.parent.mkdir(parents=True, exist_ok=True)  # Faust creates only the last level
     app = faust.App(
         APP_ID,
         broker=settings.faust_broker_url(),
