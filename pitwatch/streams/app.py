@@ -6,12 +6,12 @@ Topology (app id ``pitwatch``, which is also the consumer group)::
         -> agent ``table_events``: stream.take_events(2000 events or 0.5 s)
            -> BatchProcessor.process(batch)            pitwatch/streams/processor.py
            -> output messages  -> pitwatch.settlements / pitwatch.alerts / pitwatch.rejected
-              (confluent-kafka producer, delivered in the background)
+              (confluent-kafka producer)
            -> warehouse rows   -> open_warehouse(url).insert_new(table, rows)
-              (queued to one dedicated thread; at most 2 batches in flight)
-           -> per-table states -> Faust Table ``pitwatch-table-state``
+              (in one dedicated thread, concurrently with the output flush)
+           -> once both are durable: per-table states -> Faust Table ``pitwatch-table-state``
               (changelog topic ``pitwatch-pitwatch-table-state-changelog``)
-        -> before every offset commit: outputs flushed, queued warehouse writes finished
+        -> before every offset commit: outputs flushed, warehouse writes finished
 
 No repartition: producers key events by table_id (see :mod:`pitwatch.streams.producer`), so
 one partition holds all of a table's events and the state of a table lives in the Faust Table
@@ -22,8 +22,16 @@ commits acked offsets every second (and at shutdown). A Faust sensor hooked on
 ``on_commit_initiated`` (:func:`_commit_sensor`) blocks the commit until the output producer
 is flushed (deliveries checked) and every queued warehouse write is done; Faust itself
 flushes its own producer (the changelog) before committing. So no offset is committed before
-its batch's outputs, rows and states are stored, while the per-batch path never waits for a
-broker or warehouse round trip. If the processor, the output producer or the warehouse
+its batch's outputs, rows and states are stored.
+
+Order inside a batch matters as much: a table's state remembers the last offset it applied,
+and a restarted worker skips redelivered messages up to that offset. So a batch's states are
+written to the changelog only after its output messages are acknowledged and its warehouse
+rows are inserted. A crash before the state write redelivers the batch against the older
+state (same deterministic ids: nothing counted twice); a crash after it skips the batch,
+whose results are already stored. (Writing the state first, and overlapping the warehouse
+write with the next batch, lost the results of the killed batch: the SIGKILL test in
+``tests/e2e`` caught it.) If the processor, the output producer or the warehouse
 fails (warehouse inserts are retried 3 times) the worker writes the error into its status
 file and exits the process with :data:`EXIT_FATAL` *without* committing, so the batch is
 redelivered to the next worker. Every derived record carries a deterministic id
@@ -44,7 +52,7 @@ batch::
 ``rejected`` counts messages sent to ``pitwatch.rejected``; ``warehouse_rows`` lags behind
 by the writes still queued. ``timings`` are cumulative seconds: ``wait`` (Faust consuming
 and buffering between batches), ``process`` (the processor), ``produce``, ``warehouse``
-(waiting for the write queue), ``warehouse_thread`` (inside insert_new), ``states``,
+(waiting until the batch's rows are inserted and its outputs acknowledged), ``warehouse_thread`` (inside insert_new), ``states``,
 ``commit_wait`` (completing outputs and writes before commits).
 """
 
@@ -141,8 +149,7 @@ class BatchRuntime:
 
     def __init__(self, settings: KafkaSettings, table: Any, topics: dict[str, Any], *,
                  processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
-                 output: str = "confluent", retries: int = 3, changelog_markers: bool = True,
-                 max_pending_writes: int = 2) -> None:
+                 output: str = "confluent", retries: int = 3, changelog_markers: bool = True) -> None:
         self.settings = settings
         self.table = table
         self.topics = topics
@@ -155,7 +162,6 @@ class BatchRuntime:
         self._warehouse: Any = None
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="warehouse")
         self._pending: collections.deque[concurrent.futures.Future] = collections.deque()
-        self.max_pending_writes = max_pending_writes
         self._producer: Any = None
         self._delivery_errors: list[Any] = []
         self.consumed = 0
@@ -270,19 +276,26 @@ class BatchRuntime:
             if exc is not None:
                 raise exc if isinstance(exc, FatalPipelineError) else FatalPipelineError(repr(exc))
 
-    async def _write_warehouse(self, rows: dict[str, list[dict]]) -> None:
-        """Queue ``rows`` for the warehouse thread; wait only while too many writes are queued.
-
-        Writes overlap with the following batches; :meth:`wait_warehouse` (called before
-        every offset commit) makes sure they are done before their offsets are committed.
-        """
+    def _queue_warehouse(self, rows: dict[str, list[dict]]) -> None:
+        """Queue ``rows`` for the warehouse thread (:meth:`_make_durable` waits for them)."""
         self._check_done_writes()
         if not any(rows.values()) and self._warehouse is not None:
             return
         self._pending.append(self._executor.submit(self._insert_all, rows))
-        while len(self._pending) > self.max_pending_writes:
-            await asyncio.wrap_future(self._pending[0])
-            self._check_done_writes()
+
+    async def _make_durable(self) -> None:
+        """Wait until every queued warehouse write is done and every output message is
+        acknowledged (the flush runs in a thread, concurrently with the write).
+        Raises :class:`FatalPipelineError`."""
+        loop = asyncio.get_running_loop()
+        waits = [asyncio.wrap_future(f) for f in self._pending]
+        if self._producer is not None and self.output == "confluent":
+            waits.append(loop.run_in_executor(None, self.flush_outputs))
+        results = await asyncio.gather(*waits, return_exceptions=True) if waits else []
+        self.wait_warehouse()  # raises the first warehouse failure, if any
+        for res in results:
+            if isinstance(res, BaseException):
+                raise res if isinstance(res, FatalPipelineError) else FatalPipelineError(repr(res))
 
     def wait_warehouse(self) -> None:
         """Block until every queued warehouse write is done; raise FatalPipelineError on failure."""
@@ -298,7 +311,7 @@ class BatchRuntime:
 
     async def start_warehouse(self) -> None:
         """Open the warehouse and ensure its schema (in the warehouse thread)."""
-        await self._write_warehouse({})
+        self._queue_warehouse({})
         while self._pending:  # (the queue is only ever touched from the event loop thread)
             await asyncio.wait([asyncio.wrap_future(self._pending[-1])])
             self._check_done_writes()
@@ -333,9 +346,10 @@ class BatchRuntime:
         except Exception as exc:
             raise FatalPipelineError(f"processor failed on batch at {_first_offsets(batch)}: {exc!r}") from exc
         t1 = time.perf_counter()
+        self._queue_warehouse(result.rows)
         await self._produce(result.messages)
         t2 = time.perf_counter()
-        await self._write_warehouse(result.rows)
+        await self._make_durable()
         t3 = time.perf_counter()
         await self._store_states(result.states, partition_of, batch[-1].partition)
         t4 = time.perf_counter()
@@ -551,6 +565,29 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
     return app, runtime
 
 
+def existing_partitions(settings: KafkaSettings, topic: str = TOPIC_EVENTS,
+                        timeout: float = 15.0) -> int | None:
+    """Number of partitions of ``topic`` on the cluster, or None if it does not exist.
+
+    The state table's changelog must have as many partitions as the input topic (the state of
+    the tables read from input partition *p* lives in changelog partition *p*), so the worker
+    sizes its topics from the input topic when it exists. Raises ``RuntimeError`` if the
+    cluster cannot be reached within ``timeout`` seconds.
+    """
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient(settings.confluent_config())
+    try:
+        md = admin.list_topics(topic=topic, timeout=timeout)
+    except KafkaException as exc:
+        raise RuntimeError(f"cannot read topic metadata from {settings.bootstrap}: {exc}") from exc
+    t = md.topics.get(topic)
+    if t is None or t.error is not None or not t.partitions:
+        return None
+    return len(t.partitions)
+
+
 def _has_uvloop() -> bool:
     try:
         import uvloop  # noqa: F401
@@ -583,6 +620,12 @@ def run_worker(settings: KafkaSettings, *, loglevel: str = "warning", event_loop
             asyncio.get_event_loop()
         except RuntimeError:
             asyncio.set_event_loop(asyncio.new_event_loop())
+    found = existing_partitions(settings)
+    if found is not None and found != app_kwargs.get("partitions", found):
+        log.warning("%s has %d partitions: using %d, not %d", TOPIC_EVENTS, found, found,
+                    app_kwargs["partitions"])
+    if found is not None:
+        app_kwargs["partitions"] = found
     app, _runtime = make_app(settings, **app_kwargs)
     # stdout only gets Faust's start-up spinner (terminal escape codes): send it nowhere
     # (left open: the spinner writes to it again at interpreter exit).

@@ -212,6 +212,10 @@ def test_sigkill_mid_stream_then_restart_loses_and_doubles_nothing(events_file, 
     proc.wait()
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path, "worker-restarted")
     wh = open_warehouse(server_db)
+    # The killed worker may have died before its warehouse thread created the database
+    # (batches are counted as consumed when queued); the DDL is idempotent, so create it here
+    # rather than race the restarted worker's start-up.
+    wh.ensure_schema()
     try:
         snap = wait_warehouse(wh, oracle, proc, tmp_path)
         time.sleep(2)  # let any redelivered tail land, then compare
