@@ -3,4 +3,5 @@
 pytest_plugins = [
     "tests.fixtures.broker",
     "tests.fixtures.clickhouse",
+    "tests.fixtures.processes",
 ]

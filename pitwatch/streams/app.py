@@ -92,6 +92,10 @@ DEFAULT_PARTITIONS = 8
 #: Key of the marker record ending each changelog write (see BatchRuntime._store_states);
 #: never a table_id (table ids are printable).
 CHANGELOG_MARKER = b"\x00pitwatch-changelog-marker"
+#: Key (``% partition``) of the last input offset applied in a partition, kept in the state
+#: table beside the table states (same changelog partition). Never a table_id.
+APPLIED_OFFSET_KEY = b"\x00pitwatch-applied-offset:%d"
+GAP_FILL_TIMEOUT_S = 30.0
 EXIT_FATAL = 70  # EX_SOFTWARE: the batch was not committed and will be redelivered
 
 log = logging.getLogger("pitwatch.streams")
@@ -149,7 +153,8 @@ class BatchRuntime:
 
     def __init__(self, settings: KafkaSettings, table: Any, topics: dict[str, Any], *,
                  processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
-                 output: str = "confluent", retries: int = 3, changelog_markers: bool = True) -> None:
+                 output: str = "confluent", retries: int = 3, changelog_markers: bool = True,
+                 check_gaps: bool = True) -> None:
         self.settings = settings
         self.table = table
         self.topics = topics
@@ -170,6 +175,9 @@ class BatchRuntime:
         self.batches = 0
         self.warehouse_rows = 0
         self.states_written = 0
+        self.gap_filled = 0
+        self.check_gaps = check_gaps
+        self._earliest: dict[int, int] = {}
         self.timings: dict[str, float] = {"wait": 0.0, "process": 0.0, "produce": 0.0,
                                           "warehouse": 0.0, "states": 0.0, "status": 0.0,
                                           "warehouse_thread": 0.0, "commit_wait": 0.0}
@@ -288,8 +296,10 @@ class BatchRuntime:
         acknowledged (the flush runs in a thread, concurrently with the write).
         Raises :class:`FatalPipelineError`."""
         loop = asyncio.get_running_loop()
-        waits = [asyncio.wrap_future(f) for f in self._pending]
-        if self._producer is not None and self.output == "confluent":
+        waits: list[Any] = [asyncio.wrap_future(f) for f in self._pending]
+        if self.output == "faust":
+            waits.append(self.table.app.producer.flush())
+        elif self._producer is not None:
             waits.append(loop.run_in_executor(None, self.flush_outputs))
         results = await asyncio.gather(*waits, return_exceptions=True) if waits else []
         self.wait_warehouse()  # raises the first warehouse failure, if any
@@ -341,6 +351,11 @@ class BatchRuntime:
             batch.append(InMessage(key=key, value=msg.value, partition=msg.partition, offset=msg.offset))
             if key:
                 partition_of[key] = msg.partition
+        gaps = self._find_gaps(batch) if self.check_gaps else []
+        if gaps:
+            filled = await asyncio.get_running_loop().run_in_executor(None, self._fetch_ranges, gaps)
+            batch = _merge_in_offset_order(batch, filled)
+        applied = self._applied_after(batch)
         try:
             result = self.processor.process(batch)
         except Exception as exc:
@@ -351,7 +366,7 @@ class BatchRuntime:
         t2 = time.perf_counter()
         await self._make_durable()
         t3 = time.perf_counter()
-        await self._store_states(result.states, partition_of, batch[-1].partition)
+        await self._store_states(result.states, partition_of, batch[-1].partition, applied)
         t4 = time.perf_counter()
         self.consumed += len(batch)
         self.batches += 1
@@ -367,8 +382,108 @@ class BatchRuntime:
         tm["status"] += t5 - t4
         self._last_batch_end = t5
 
+    # -- offset gaps ---------------------------------------------------------------------------
+    def applied_offset(self, partition: int) -> int | None:
+        """The last input offset applied in ``partition`` (from the state table), or None."""
+        raw = self.table.data.get(APPLIED_OFFSET_KEY % partition)
+        return int(raw) if raw else None
+
+    def _find_gaps(self, batch: list[Any]) -> list[tuple[int, int, int]]:
+        """``[(partition, start, end)]``: input offsets missing before or inside ``batch``.
+
+        Faust can drop messages fetched while it seeks to the committed offsets after a
+        rebalance (its flow-control queues are cleared on resume, and the re-fetched copies
+        are then below its read offset), yet still commit past them: seen here as a lost first
+        message after a restart. The worker therefore checks that each partition's offsets
+        continue from the last one applied (or, with no state yet, from the partition's
+        earliest offset) and fetches any hole itself. Redelivered offsets (below the
+        applied one) are not gaps: the processor skips them.
+        """
+        gaps: list[tuple[int, int, int]] = []
+        nxt: dict[int, int] = {}
+        for m in batch:
+            p = m.partition
+            expected = nxt.get(p)
+            if expected is None:
+                last = self.applied_offset(p)
+                expected = last + 1 if last is not None else self._earliest_offset(p)
+            if m.offset > expected:
+                gaps.append((p, expected, m.offset))
+            nxt[p] = max(expected, m.offset + 1)
+        return gaps
+
+    def _consumer(self) -> Any:
+        from confluent_kafka import Consumer
+
+        return Consumer(self.settings.confluent_config(**{
+            "group.id": f"{APP_ID}-gap-fill", "enable.auto.commit": False,
+            "auto.offset.reset": "earliest"}))
+
+    def _earliest_offset(self, partition: int) -> int:
+        """The low watermark of an input partition (asked once per partition, then cached)."""
+        from confluent_kafka import TopicPartition
+
+        cache = self._earliest
+        if partition not in cache:
+            c = self._consumer()
+            try:
+                low, _high = c.get_watermark_offsets(TopicPartition(TOPIC_EVENTS, partition),
+                                                     timeout=GAP_FILL_TIMEOUT_S)
+            finally:
+                c.close()
+            cache[partition] = max(low, 0)
+        return cache[partition]
+
+    def _fetch_ranges(self, gaps: list[tuple[int, int, int]]) -> list[Any]:
+        """Read the input offsets ``[start, end)`` of each gap straight from Kafka (blocking).
+
+        Raises :class:`FatalPipelineError` if a range cannot be read within
+        :data:`GAP_FILL_TIMEOUT_S` (the batch is then not committed: nothing is lost).
+        """
+        from confluent_kafka import TopicPartition
+
+        InMessage = self._in_message
+        log.warning("input offset gaps %s: fetching them", gaps)
+        wanted = {(p, o) for p, a, b in gaps for o in range(a, b)}
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        for p, a, b in gaps:
+            starts[p] = min(a, starts.get(p, a))
+            ends[p] = max(b, ends.get(p, b))
+        c = self._consumer()
+        got: list[Any] = []
+        try:
+            c.assign([TopicPartition(TOPIC_EVENTS, p, a) for p, a in starts.items()])
+            deadline = time.monotonic() + GAP_FILL_TIMEOUT_S
+            while True:
+                for m in c.consume(1000, 0.2):
+                    if m.error() is None and (m.partition(), m.offset()) in wanted:
+                        wanted.discard((m.partition(), m.offset()))
+                        got.append(InMessage(key=m.key(), value=m.value() or b"",
+                                             partition=m.partition(), offset=m.offset()))
+                positions = c.position([TopicPartition(TOPIC_EVENTS, p) for p in ends])
+                if not wanted or all(tp.offset >= ends[tp.partition] for tp in positions):
+                    break  # every offset read, or the rest are not records (e.g. control records)
+                if time.monotonic() > deadline:
+                    raise FatalPipelineError(f"could not read the missing input offsets {gaps}")
+        finally:
+            c.close()
+        self.gap_filled += len(got)
+        return got
+
+    def _applied_after(self, batch: list[Any]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for m in batch:
+            if m.offset > out.get(m.partition, -1):
+                out[m.partition] = m.offset
+        for p, o in out.items():
+            last = self.applied_offset(p)
+            if last is not None and last > o:
+                out[p] = last
+        return out
+
     async def _store_states(self, states: dict[str, bytes], partition_of: dict[bytes, int],
-                            fallback: int) -> None:
+                            fallback: int, applied: dict[int, int] | None = None) -> None:
         # Table.__setitem__ takes the changelog partition from the "current event", which in
         # a batch is just the last one buffered; write the store and the changelog directly
         # with the partition the table's events came from instead.
@@ -384,6 +499,11 @@ class BatchRuntime:
             table.send_changelog(partition, key, state)
             touched.add(partition)
             self.states_written += 1
+        for partition, offset in (applied or {}).items():
+            key, value = APPLIED_OFFSET_KEY % partition, str(offset).encode()
+            data[key] = value
+            table.send_changelog(partition, key, value)
+            touched.add(partition)
         if touched and self.changelog_markers:
             # Tansu reports a partition's high watermark as (base offset of the last record
             # batch + 1), and Faust's table recovery reads a changelog partition only up to
@@ -401,6 +521,7 @@ class BatchRuntime:
         return {"consumed": self.consumed, "rejected": self.rejected, "batches": self.batches,
                 "pid": os.getpid(), "produced": self.produced, "warehouse_rows": self.warehouse_rows,
                 "states_written": self.states_written,
+                "gap_filled": self.gap_filled,
                 "timings": {k: round(v, 4) for k, v in self.timings.items()},
                 "error": self.error, "updated_at": time.time()}
 
@@ -475,6 +596,19 @@ def _commit_sensor(runtime: BatchRuntime) -> Any:
             return None
 
     return _FlushBeforeCommit()
+
+
+def _merge_in_offset_order(batch: list[Any], extra: list[Any]) -> list[Any]:
+    """``batch`` plus ``extra`` messages, each partition's messages in offset order
+    (partitions keep the order of their first appearance)."""
+    parts: dict[int, list[Any]] = {}
+    for m in [*extra, *batch]:
+        parts.setdefault(m.partition, []).append(m)
+    out: list[Any] = []
+    for msgs in parts.values():
+        msgs.sort(key=lambda m: m.offset)
+        out.extend(msgs)
+    return out
 
 
 def _first_offsets(batch: list[Any]) -> str:

@@ -25,6 +25,7 @@ from pitwatch.sim import write_simulation
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 from pitwatch.streams.producer import produce_events, produce_jsonl
+from tests.fixtures.processes import track
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
 
@@ -80,8 +81,8 @@ def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "wor
     status.unlink(missing_ok=True)
     env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=warehouse)
     log = (workdir / f"{name}.log").open("ab")
-    proc = subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = track(subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
+                                  env=env, stdout=log, stderr=subprocess.STDOUT))
     return proc, status
 
 

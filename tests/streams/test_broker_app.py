@@ -28,6 +28,7 @@ import pytest
 
 from pitwatch.streams.app import (
     ALL_TOPICS,
+    APPLIED_OFFSET_KEY,
     CHANGELOG_MARKER,
     EXIT_FATAL,
     TABLE_STATE_CHANGELOG,
@@ -39,6 +40,7 @@ from pitwatch.streams.app import (
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.processor import BatchResult, InMessage, OutMessage
 from pitwatch.streams.producer import produce_events
+from tests.fixtures.processes import track
 
 from .test_broker import consume_all
 
@@ -110,13 +112,13 @@ class Worker:
         self.log = open(tmp / "worker.log", "ab")
         full_env = dict(os.environ, **(env or {}))
         full_env["PYTHONPATH"] = os.pathsep.join([str(REPO), full_env.get("PYTHONPATH", "")])
-        self.proc = subprocess.Popen(
+        self.proc = track(subprocess.Popen(
             [sys.executable, "-m", "pitwatch.streams.app", "--bootstrap", bootstrap,
              "--status", str(self.status_path), "--warehouse", f"stub:{self.warehouse}",
              "--warehouse-opener", "tests.streams.test_broker_app:open_stub_warehouse",
              "--processor", "tests.streams.test_broker_app:StubProcessor",
              "--datadir", str(tmp / "faust"), "--partitions", "4"],
-            cwd=tmp, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
+            cwd=tmp, env=full_env, stdout=self.log, stderr=subprocess.STDOUT))
 
     def status(self) -> dict:
         try:
@@ -272,15 +274,23 @@ def test_runtime_stores_state_in_the_partition_of_the_tables_events(tmp_path):
 
     topics = {name: _Topic(name) for name in (TOPIC_SETTLEMENTS, TOPIC_REJECTED)}
     rt = BatchRuntime(KafkaSettings(warehouse_url="none", status_path=str(tmp_path / "s.json")), table, topics,
-                      processor_factory=StubProcessor, warehouse_opener=None, output="faust")
+                      processor_factory=StubProcessor, warehouse_opener=None, output="faust",
+                      check_gaps=False)
     batch = [_Ev(b"A", b'{"table_id":"A"}', 0, 10), _Ev(b"B", b'{"table_id":"B"}', 3, 7),
              _Ev(b"A", b'{"table_id":"A"}', 0, 11), _Ev(None, b"junk", 1, 5)]
     asyncio.run(rt.handle(batch))
-    states = [(p, k) for p, k, _ in table.sent[:2]]
-    assert sorted(states) == [(0, b"A"), (3, b"B")]
+    # the outputs (Faust producer) are flushed before any state is written
+    assert table.sent[0][0] == "flush"
+    second_flush = table.sent.index(("flush", b"", b""), 1)
+    written = {(p, k): v for p, k, v in table.sent[1:second_flush]}
+    # each table's state in its own partition, and each partition's last applied offset
+    assert written == {(0, b"A"): table.data[b"A"], (3, b"B"): table.data[b"B"],
+                       (0, APPLIED_OFFSET_KEY % 0): b"11", (3, APPLIED_OFFSET_KEY % 3): b"7",
+                       (1, APPLIED_OFFSET_KEY % 1): b"5"}
+    assert (rt.applied_offset(0), rt.applied_offset(3), rt.applied_offset(2)) == (11, 7, None)
     # then, after the states are delivered, one lone marker record per touched partition
-    assert table.sent[2][0] == "flush"
-    assert sorted((p, k) for p, k, _ in table.sent[3:]) == [(0, CHANGELOG_MARKER), (3, CHANGELOG_MARKER)]
+    assert sorted((p, k) for p, k, _ in table.sent[second_flush + 1:]) == [
+        (0, CHANGELOG_MARKER), (1, CHANGELOG_MARKER), (3, CHANGELOG_MARKER)]
     assert json.loads(table.data[b"A"]) == {"count": 2, "last_offset": 11}
     assert rt.load_state("B") == table.data[b"B"]
     assert [(t, k) for t, k, _ in produced] == [(TOPIC_SETTLEMENTS, b"A"), (TOPIC_SETTLEMENTS, b"B"),
@@ -295,27 +305,35 @@ class _BrokenWarehouse(StubWarehouse):
         raise OSError("disk full")
 
 
-def test_runtime_warehouse_failure_blocks_the_commit(tmp_path):
-    """Warehouse writes run behind the batches; a failed one must stop the next commit."""
+def _stub_topics():
+    return {TOPIC_SETTLEMENTS: type("T", (), {"send_soon": lambda self, key, value: None})()}
+
+
+def test_runtime_warehouse_failure_fails_the_batch_before_its_state_is_stored(tmp_path):
+    """A failed warehouse write fails the batch (the agent then exits without committing), and
+    the batch's table states never reach the changelog: a restarted worker must re-derive the
+    batch's results, not skip its offsets as already applied."""
     import asyncio
 
     from pitwatch.streams.app import FatalPipelineError
 
-    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), _FakeTable(), {},
+    table = _FakeTable()
+    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), table, _stub_topics(),
                       processor_factory=StubProcessor, warehouse_opener=_BrokenWarehouse,
-                      output="faust", retries=0)
-    rt.topics = {TOPIC_SETTLEMENTS: type("T", (), {"send_soon": lambda self, key, value: None})()}
+                      output="faust", retries=0, check_gaps=False)
 
     async def run():
-        await rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)])
         with pytest.raises(FatalPipelineError, match="disk full"):
-            rt.before_commit()
+            await rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)])
 
     asyncio.run(run())
+    assert [s for s in table.sent if s[0] != "flush"] == [] and table.data == {}
     rt._executor.shutdown()
 
 
-def test_runtime_commit_waits_for_queued_warehouse_writes(tmp_path):
+def test_runtime_stores_states_only_after_the_warehouse_write(tmp_path):
+    """The table state (which remembers the last offset applied) is written only once the
+    batch's rows are in the warehouse: handle() waits for the write, then stores the state."""
     import asyncio
     import threading
 
@@ -326,16 +344,56 @@ def test_runtime_commit_waits_for_queued_warehouse_writes(tmp_path):
             gate.wait(30)
             return super().insert_new(table, rows)
 
-    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), _FakeTable(), {},
-                      processor_factory=StubProcessor, warehouse_opener=SlowWarehouse, output="faust")
-    rt.topics = {TOPIC_SETTLEMENTS: type("T", (), {"send_soon": lambda self, key, value: None})()}
+    table = _FakeTable()
+    rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), table, _stub_topics(),
+                      processor_factory=StubProcessor, warehouse_opener=SlowWarehouse, output="faust",
+                      check_gaps=False)
 
     async def run():
-        await rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)])
-        assert rt.warehouse_rows == 0  # the write is still queued: handle() did not wait for it
-        threading.Timer(0.2, gate.set).start()
-        rt.before_commit()
+        task = asyncio.ensure_future(rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)]))
+        await asyncio.sleep(0.3)
+        assert not task.done() and rt.warehouse_rows == 0
+        assert [s for s in table.sent if s[0] != "flush"] == []  # no state before the rows
+        gate.set()
+        await task
         assert rt.warehouse_rows == 1
+        assert (0, b"A") in [(p, k) for p, k, _ in table.sent]
+        rt.before_commit()  # nothing left to wait for
+
+    asyncio.run(run())
+    rt.close()
+
+
+@pytest.mark.kafka
+def test_runtime_fetches_input_offsets_missing_from_a_batch(broker, fresh_topics, tmp_path):
+    """Faust may drop messages fetched while it seeks after a rebalance and still commit past
+    them (seen: a restarted worker lost the first new message of a partition). The runtime
+    checks each partition's offsets continue from the last applied one (or the earliest
+    offset, with no state yet) and reads any hole from Kafka itself before processing."""
+    import asyncio
+
+    produce_events(events(tables=1, per_table=20), broker.bootstrap, TOPIC_EVENTS)
+    msgs = sorted(consume_all(broker.bootstrap, TOPIC_EVENTS, 20), key=lambda m: m.offset())
+    assert [m.offset() for m in msgs] == list(range(20))
+    part = msgs[0].partition()
+    table = _FakeTable()
+    rt = BatchRuntime(KafkaSettings(bootstrap=broker.bootstrap, warehouse_url="none"), table,
+                      _stub_topics(), processor_factory=StubProcessor, warehouse_opener=None,
+                      output="faust")
+
+    def batch(ms):
+        return [_Ev(m.key(), m.value(), m.partition(), m.offset()) for m in ms]
+
+    async def run():
+        # no state yet: offsets 0-4 are missing before the batch, 9 inside it
+        await rt.handle(batch(msgs[5:9] + msgs[10:15]))
+        assert rt.gap_filled == 6
+        assert json.loads(table.data[b"T00"]) == {"count": 15, "last_offset": 14}
+        assert rt.applied_offset(part) == 14
+        # with state: 15-16 are missing; a redelivered 12 is no gap (the processor skips it)
+        await rt.handle(batch(msgs[12:13] + msgs[17:20]))
+        assert rt.gap_filled == 8
+        assert json.loads(table.data[b"T00"]) == {"count": 20, "last_offset": 19}
 
     asyncio.run(run())
     rt.close()
