@@ -108,3 +108,37 @@ def test_invalid_messages_are_rejected_with_raw_bytes_and_reason(lines):
     import base64
 
     assert base64.b64decode(body["raw_b64"]) == raw
+
+
+def test_stored_state_resumes_in_a_fresh_process(lines, tmp_path):
+    """The batch engine runs in a child process that starts with nothing imported: a table
+    state stored by one process (pickled TableAuditor) must resume in another, whose first use
+    of the rules is that unpickled state (the game registry must load with the engine module)."""
+    import pickle
+    import subprocess
+    import sys
+
+    one = [ln for ln in lines if json.loads(ln)["table_id"] == "PB-0"]
+    msgs = to_messages(one)
+    # cut between two rounds: the stored state then references no game module, so nothing
+    # but the engine module itself can register the games in the fresh process
+    ends = [i for i, ln in enumerate(one) if json.loads(ln)["type"] == "round_ended"]
+    half = ends[len(ends) // 2] + 1
+    assert json.loads(one[half])["type"] == "round_started"
+    s1, a1, _, store = run(msgs[:half], 500)
+    (tmp_path / "state.pickle").write_bytes(pickle.dumps(store))
+    (tmp_path / "rest.pickle").write_bytes(pickle.dumps(msgs[half:]))
+    script = (
+        "import pickle, sys\n"
+        "store = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "rest = pickle.loads(open(sys.argv[2], 'rb').read())\n"
+        "from pitwatch.streams.processor import BatchProcessor\n"
+        "res = BatchProcessor(store.get).process(rest)\n"
+        "print(pickle.dumps(([r['settlement_id'] for r in res.rows['settlements']],"
+        " [r['alert_id'] for r in res.rows['alerts']])).hex())\n")
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "state.pickle"), str(tmp_path / "rest.pickle")],
+                         capture_output=True, text=True, check=True, timeout=120)
+    s2, a2 = pickle.loads(bytes.fromhex(out.stdout.strip().splitlines()[-1]))
+    want_s, want_a, _, _ = run(msgs, 500)  # the same table in one process
+    assert s2 and sorted(s1 + s2) == sorted(want_s)
+    assert sorted(a1 + a2) == sorted(want_a)

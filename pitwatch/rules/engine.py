@@ -42,11 +42,6 @@ def register_game(cls: type[GameRound]) -> type[GameRound]:
     return cls
 
 
-def _load_games() -> None:
-    # Imported for their registration side effect; kept here so ``rules`` has one entry point.
-    from pitwatch.rules import baccarat, blackjack, roulette  # noqa: F401
-
-
 NO_MORE_BETS_CITATION = {
     "french_roulette": "no_more_bets",
     "blackjack": "no_more_bets",
@@ -78,8 +73,6 @@ class TableEngine:
     """
 
     def __init__(self, table_id: str):
-        if not GAMES:
-            _load_games()
         self.table_id = table_id
         self.ctx: TableContext | None = None
         self.open: _OpenRound | None = None
@@ -279,3 +272,9 @@ def replay(events: Iterable[Any]) -> Iterator[Any]:
 def total_at_risk(checks: Iterable[BetCheck]) -> Decimal:
     """Sum of the stakes of ``checks`` (euros)."""
     return sum((c.expected.stake for c in checks), ZERO)
+
+
+# The game modules register themselves with ``register_game`` (defined above) when imported.
+# Importing them here, at the end, means any use of this module (a new TableEngine, or a
+# pickled one loaded in a fresh process, which skips __init__) finds every game registered.
+from pitwatch.rules import baccarat, blackjack, roulette  # noqa: E402,F401

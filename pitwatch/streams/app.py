@@ -1,78 +1,86 @@
-"""The Faust app: one batch agent over ``pitwatch.table-events`` feeding the batch processor.
+"""The Faust app: one batch agent over ``pitwatch.table-events`` feeding the batch engine.
 
 Topology (app id ``pitwatch``, which is also the consumer group)::
 
     pitwatch.table-events  (key = table_id, value = raw JSON bytes)
         -> agent ``table_events``: stream.take_events(2000 events or 0.5 s)
-           -> BatchProcessor.process(batch)            pitwatch/streams/processor.py
+           -> offset check: holes Faust left in a partition are read from Kafka directly
+           -> batch engine, in a child process (pitwatch/streams/batch_engine.py):
+                BatchProcessor.process(batch)            pitwatch/streams/processor.py
+                warehouse rows -> open_warehouse(url).insert_new(table, rows)
            -> output messages  -> pitwatch.settlements / pitwatch.alerts / pitwatch.rejected
-              (confluent-kafka producer)
-           -> warehouse rows   -> open_warehouse(url).insert_new(table, rows)
-              (in one dedicated thread, concurrently with the output flush)
-           -> once both are durable: per-table states -> Faust Table ``pitwatch-table-state``
-              (changelog topic ``pitwatch-pitwatch-table-state-changelog``)
-        -> before every offset commit: outputs flushed, warehouse writes finished
+              (confluent-kafka producer, flushed)
+           -> per-table states + last applied offset per partition -> Faust Table
+              ``pitwatch-table-state`` (changelog ``pitwatch-pitwatch-table-state-changelog``)
+        -> before every offset commit: outputs flushed
 
 No repartition: producers key events by table_id (see :mod:`pitwatch.streams.producer`), so
 one partition holds all of a table's events and the state of a table lives in the Faust Table
 partition of that input partition.
 
+Why a child process: Faust delivers messages to a stream one at a time on the event loop,
+which caps a worker near 5k messages/s on this machine even with a no-op processor. The rules
+engine and the warehouse inserts, run on the same loop, would stop consumption while they
+work; in the child they run on the other core while the loop fetches the next batch.
+
 At-least-once: Faust acks a ``take_events`` batch when the agent asks for the next one, and
-commits acked offsets every second (and at shutdown). A Faust sensor hooked on
-``on_commit_initiated`` (:func:`_commit_sensor`) blocks the commit until the output producer
-is flushed (deliveries checked) and every queued warehouse write is done; Faust itself
-flushes its own producer (the changelog) before committing. So no offset is committed before
-its batch's outputs, rows and states are stored.
+commits acked offsets every second (and at shutdown). By then :meth:`BatchRuntime.handle`
+has stored the batch's warehouse rows, outputs and states; a Faust sensor hooked on
+``on_commit_initiated`` (:func:`_commit_sensor`) flushes the output producer once more, and
+Faust flushes its own producer (the changelog) before committing.
 
 Order inside a batch matters as much: a table's state remembers the last offset it applied,
 and a restarted worker skips redelivered messages up to that offset. So a batch's states are
-written to the changelog only after its output messages are acknowledged and its warehouse
-rows are inserted. A crash before the state write redelivers the batch against the older
-state (same deterministic ids: nothing counted twice); a crash after it skips the batch,
-whose results are already stored. (Writing the state first, and overlapping the warehouse
-write with the next batch, lost the results of the killed batch: the SIGKILL test in
-``tests/e2e`` caught it.) If the processor, the output producer or the warehouse
-fails (warehouse inserts are retried 3 times) the worker writes the error into its status
+written to the changelog only after its warehouse rows are inserted and its output messages
+acknowledged. A crash before the state write redelivers the batch against the older state
+(same deterministic ids: nothing counted twice); a crash after it skips the batch, whose
+results are already stored. (Writing the state first lost the results of a killed batch: the
+SIGKILL test in ``tests/e2e`` caught it.) If the processor, the output producer or the
+warehouse fails (inserts are retried 3 times), the worker writes the error into its status
 file and exits the process with :data:`EXIT_FATAL` *without* committing, so the batch is
 redelivered to the next worker. Every derived record carries a deterministic id
 (DESIGN.md), so redelivery never double counts.
 
-Output path: by default a confluent-kafka Producer inside the worker (``output="confluent"``);
-``output="faust"`` uses ``topic.send_soon`` instead. Measured with one output message per
-input message on this machine: confluent ~7.5k events/s, Faust ~2.7k events/s.
+Output path: by default a confluent-kafka Producer inside the worker (``output="confluent"``,
+delivery reports only for failures); ``output="faust"`` uses ``topic.send_soon`` instead.
 
 The status file (``settings.status_path``, optional) is rewritten atomically after every
 batch::
 
-    {"consumed": 100000, "rejected": 3, "batches": 61, "pid": 4242,
-     "produced": 2040, "warehouse_rows": 5000, "timings": {...seconds per stage...},
-     "error": null, "updated_at": 1732250000.0}
+    {"consumed": 100000, "rejected": 3, "batches": 61, "pid": 4242, "produced": 2040,
+     "warehouse_rows": 5000, "states_written": 310, "gap_filled": 0,
+     "timings": {...seconds per stage...}, "error": null, "updated_at": 1732250000.0}
 
-``consumed`` counts input messages processed (including redeliveries after a crash);
-``rejected`` counts messages sent to ``pitwatch.rejected``; ``warehouse_rows`` lags behind
-by the writes still queued. ``timings`` are cumulative seconds: ``wait`` (Faust consuming
-and buffering between batches), ``process`` (the processor), ``produce``, ``warehouse``
-(waiting until the batch's rows are inserted and its outputs acknowledged), ``warehouse_thread`` (inside insert_new), ``states``,
-``commit_wait`` (completing outputs and writes before commits).
+``consumed`` counts input messages processed (including redeliveries after a crash and
+offsets read to fill a hole); ``rejected`` counts messages sent to ``pitwatch.rejected``;
+``gap_filled`` the messages read directly from Kafka because Faust skipped them.
+``timings`` are cumulative seconds: ``wait`` (between batches: Faust consuming and
+buffering), ``engine`` (waiting for the batch engine), within it ``process`` (the processor)
+and ``warehouse`` (the inserts), ``produce`` (producing and flushing outputs), ``flush``
+(the flushes alone), ``states``, ``status``, ``commit_wait`` (flushes before commits).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
-import concurrent.futures
 import importlib
 import json
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pitwatch.streams.batch_engine import (
+    EngineHost,
+    FatalPipelineError,
+    OutColumns,
+    ProcessorFactory,
+    WarehouseOpener,
+)
 from pitwatch.streams.config import KafkaSettings
 
 APP_ID = "pitwatch"
@@ -100,8 +108,6 @@ EXIT_FATAL = 70  # EX_SOFTWARE: the batch was not committed and will be redelive
 
 log = logging.getLogger("pitwatch.streams")
 
-ProcessorFactory = Callable[[Callable[[str], "bytes | None"]], Any]
-WarehouseOpener = Callable[[str], Any]
 
 
 def _load_object(spec: str) -> Any:
@@ -114,7 +120,7 @@ def _load_object(spec: str) -> Any:
 
 
 def default_processor_factory() -> ProcessorFactory:
-    """The lead's :class:`pitwatch.streams.processor.BatchProcessor`."""
+    """:class:`pitwatch.streams.processor.BatchProcessor`."""
     from pitwatch.streams.processor import BatchProcessor
 
     return BatchProcessor
@@ -127,46 +133,27 @@ def default_warehouse_opener() -> WarehouseOpener | None:
     return open_warehouse
 
 
-class _NullWarehouse:
-    """Warehouse URL ``none``: rows are counted and dropped (benchmarks of the Kafka side)."""
-
-    def ensure_schema(self) -> None:
-        pass
-
-    def insert_new(self, table: str, rows: list[dict]) -> int:
-        return len(rows)
-
-    def close(self) -> None:
-        pass
-
-
-class FatalPipelineError(RuntimeError):
-    """A batch could not be processed; the worker exits without committing it."""
-
-
 class BatchRuntime:
-    """Everything one worker needs to process batches: processor, producer, warehouse, counters.
+    """Everything one worker needs to process batches: the batch engine (processor and
+    warehouse sink, :mod:`pitwatch.streams.batch_engine`), the output producer, the state
+    table, the gap check and the counters.
 
-    Created by :func:`make_app`; not thread-safe (used from the event loop only, except the
-    warehouse, which lives in a single dedicated thread).
+    Created by :func:`make_app`; not thread-safe (used from the event loop only). ``isolate``
+    runs the batch engine in a child process (the worker) rather than a thread (tests).
     """
 
     def __init__(self, settings: KafkaSettings, table: Any, topics: dict[str, Any], *,
                  processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
                  output: str = "confluent", retries: int = 3, changelog_markers: bool = True,
-                 check_gaps: bool = True) -> None:
+                 check_gaps: bool = True, isolate: bool = False) -> None:
         self.settings = settings
         self.table = table
         self.topics = topics
         self.output = output
         self.changelog_markers = changelog_markers
-        self.retries = retries
-        self.processor = processor_factory(self.load_state)
+        self.engine = EngineHost(processor_factory, warehouse_opener, settings.warehouse_url,
+                                 retries=retries, isolate=isolate)
         self._in_message = _in_message_class()
-        self._warehouse_opener = warehouse_opener
-        self._warehouse: Any = None
-        self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="warehouse")
-        self._pending: collections.deque[concurrent.futures.Future] = collections.deque()
         self._producer: Any = None
         self._delivery_errors: list[Any] = []
         self.consumed = 0
@@ -178,9 +165,9 @@ class BatchRuntime:
         self.gap_filled = 0
         self.check_gaps = check_gaps
         self._earliest: dict[int, int] = {}
-        self.timings: dict[str, float] = {"wait": 0.0, "process": 0.0, "produce": 0.0,
-                                          "warehouse": 0.0, "states": 0.0, "status": 0.0,
-                                          "warehouse_thread": 0.0, "commit_wait": 0.0}
+        self.timings: dict[str, float] = {"wait": 0.0, "engine": 0.0, "process": 0.0,
+                                          "warehouse": 0.0, "produce": 0.0, "flush": 0.0,
+                                          "states": 0.0, "status": 0.0, "commit_wait": 0.0}
         self._last_batch_end: float | None = None
         self.error: str | None = None
 
@@ -198,6 +185,9 @@ class BatchRuntime:
                 "linger.ms": 1, "batch.num.messages": 10000,
                 "enable.idempotence": False, "acks": "all",
                 "queue.buffering.max.messages": 1000000,
+                # Delivery reports (a Python callback) only for failures: a callback per
+                # message made each flush wait on the GIL behind the event loop (~100 ms).
+                "delivery.report.only.error": True,
             })
             self._producer = Producer(conf)
         return self._producer
@@ -206,35 +196,36 @@ class BatchRuntime:
         if err is not None:
             self._delivery_errors.append(err)
 
-    async def _produce(self, messages: list[Any]) -> None:
-        if not messages:
+    async def _produce(self, messages: OutColumns) -> None:
+        """Hand the batch's output messages to the producer (the caller flushes)."""
+        if not len(messages):
             return
+        triples = zip(messages.topics, messages.keys, messages.values)
         if self.output == "faust":
             topics = self.topics
-            for m in messages:
-                topics[m.topic].send_soon(key=m.key, value=m.value)
-            return  # Faust flushes its producer before every offset commit
+            for topic, key, value in triples:
+                topics[topic].send_soon(key=key, value=value)
+            return
         prod = self._confluent()
         produce, on_delivery = prod.produce, self._on_delivery
-        for m in messages:
+        for topic, key, value in triples:
             while True:
                 try:
-                    produce(m.topic, m.value, m.key, on_delivery=on_delivery)
+                    produce(topic, value, key, on_delivery=on_delivery)
                     break
                 except BufferError:
                     prod.poll(0.01)
-        prod.poll(0)  # serve delivery reports of earlier batches
+        prod.poll(0)
         if self._delivery_errors:
             self._raise_delivery_errors(0)
-        # No flush here: before_commit() runs right before Faust commits offsets (see
-        # _commit_sensor), so a batch's outputs are delivered before its offsets are
-        # committed without paying a broker round trip per batch.
 
     def flush_outputs(self, timeout: float = 30.0) -> None:
         """Block until every output message is acknowledged; raise FatalPipelineError if not."""
         if self._producer is None:
             return
+        t0 = time.perf_counter()
         remaining = self._producer.flush(timeout)
+        self.timings["flush"] += time.perf_counter() - t0
         if remaining or self._delivery_errors:
             self._raise_delivery_errors(remaining)
 
@@ -242,95 +233,15 @@ class BatchRuntime:
         errs, self._delivery_errors = self._delivery_errors[:5], []
         raise FatalPipelineError(f"output delivery failed: {remaining} undelivered, errors {errs}")
 
-    # -- warehouse -------------------------------------------------------------------------
-    def _open_warehouse(self) -> Any:
-        url = self.settings.warehouse_url
-        if self._warehouse_opener is None or url.strip().lower() == "none":
-            wh: Any = _NullWarehouse()
-        else:
-            wh = self._warehouse_opener(url)
-        wh.ensure_schema()
-        return wh
-
-    def _insert_all(self, rows: dict[str, list[dict]]) -> int:
-        """Runs in the warehouse thread: open on first use, insert every table's rows, with
-        retries (``insert_new`` is idempotent per deterministic id, so a retry is harmless)."""
-        t0 = time.perf_counter()
-        delay = 0.5
-        for attempt in range(self.retries + 1):
-            try:
-                if self._warehouse is None:
-                    self._warehouse = self._open_warehouse()
-                n = 0
-                for name, table_rows in rows.items():
-                    if table_rows:
-                        self._warehouse.insert_new(name, table_rows)
-                        n += len(table_rows)
-                self.warehouse_rows += n
-                self.timings["warehouse_thread"] += time.perf_counter() - t0
-                return n
-            except Exception as exc:
-                if attempt == self.retries:
-                    raise FatalPipelineError(f"warehouse insert failed: {exc!r}") from exc
-                log.warning("warehouse insert failed (attempt %d): %r; retrying", attempt + 1, exc)
-                time.sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def _check_done_writes(self) -> None:
-        while self._pending and self._pending[0].done():
-            fut = self._pending.popleft()
-            exc = fut.exception()
-            if exc is not None:
-                raise exc if isinstance(exc, FatalPipelineError) else FatalPipelineError(repr(exc))
-
-    def _queue_warehouse(self, rows: dict[str, list[dict]]) -> None:
-        """Queue ``rows`` for the warehouse thread (:meth:`_make_durable` waits for them)."""
-        self._check_done_writes()
-        if not any(rows.values()) and self._warehouse is not None:
-            return
-        self._pending.append(self._executor.submit(self._insert_all, rows))
-
-    async def _make_durable(self) -> None:
-        """Wait until every queued warehouse write is done and every output message is
-        acknowledged (the flush runs in a thread, concurrently with the write).
-        Raises :class:`FatalPipelineError`."""
-        loop = asyncio.get_running_loop()
-        waits: list[Any] = [asyncio.wrap_future(f) for f in self._pending]
-        if self.output == "faust":
-            waits.append(self.table.app.producer.flush())
-        elif self._producer is not None:
-            waits.append(loop.run_in_executor(None, self.flush_outputs))
-        results = await asyncio.gather(*waits, return_exceptions=True) if waits else []
-        self.wait_warehouse()  # raises the first warehouse failure, if any
-        for res in results:
-            if isinstance(res, BaseException):
-                raise res if isinstance(res, FatalPipelineError) else FatalPipelineError(repr(res))
-
-    def wait_warehouse(self) -> None:
-        """Block until every queued warehouse write is done; raise FatalPipelineError on failure."""
-        while self._pending:
-            fut = self._pending[0]
-            try:
-                fut.result()
-            except FatalPipelineError:
-                raise
-            except Exception as exc:
-                raise FatalPipelineError(repr(exc)) from exc
-            self._pending.popleft()
-
-    async def start_warehouse(self) -> None:
-        """Open the warehouse and ensure its schema (in the warehouse thread)."""
-        self._queue_warehouse({})
-        while self._pending:  # (the queue is only ever touched from the event loop thread)
-            await asyncio.wait([asyncio.wrap_future(self._pending[-1])])
-            self._check_done_writes()
+    async def start_engine(self) -> None:
+        """Start the batch engine (child process or thread) and open the warehouse."""
+        await self.engine.start()
 
     def before_commit(self) -> None:
-        """Called right before Faust commits offsets: outputs delivered, warehouse writes done."""
+        """Called right before Faust commits offsets: every output delivered. (A batch's rows
+        and states are stored before :meth:`handle` returns, so only outputs can remain.)"""
         t0 = time.perf_counter()
         self.flush_outputs()
-        self.wait_warehouse()
         self.timings["commit_wait"] += time.perf_counter() - t0
 
     # -- the batch ---------------------------------------------------------------------------
@@ -343,41 +254,40 @@ class BatchRuntime:
         t0 = time.perf_counter()
         if self._last_batch_end is not None:
             self.timings["wait"] += t0 - self._last_batch_end
-        batch = []
-        partition_of: dict[bytes, int] = {}
-        for ev in events:
-            msg = ev.message
-            key = msg.key
-            batch.append(InMessage(key=key, value=msg.value, partition=msg.partition, offset=msg.offset))
-            if key:
-                partition_of[key] = msg.partition
+        msgs = [ev.message for ev in events]
+        batch = [InMessage(key=m.key, value=m.value, partition=m.partition, offset=m.offset) for m in msgs]
         gaps = self._find_gaps(batch) if self.check_gaps else []
         if gaps:
             filled = await asyncio.get_running_loop().run_in_executor(None, self._fetch_ranges, gaps)
             batch = _merge_in_offset_order(batch, filled)
+        partition_of = {m.key: m.partition for m in batch if m.key}
         applied = self._applied_after(batch)
-        try:
-            result = self.processor.process(batch)
-        except Exception as exc:
-            raise FatalPipelineError(f"processor failed on batch at {_first_offsets(batch)}: {exc!r}") from exc
+        data = self.table.data
         t1 = time.perf_counter()
-        self._queue_warehouse(result.rows)
-        await self._produce(result.messages)
+        # processed, and its rows inserted, in the engine's process: the loop keeps fetching
+        result = await self.engine.run(batch, {k: data.get(k) for k in partition_of})
         t2 = time.perf_counter()
-        await self._make_durable()
+        await self._produce(result.messages)
+        if self.output == "faust":
+            await self.table.app.producer.flush()
+        else:
+            self.flush_outputs()
         t3 = time.perf_counter()
+        # only now, with rows and outputs durable, the states (which remember the offsets)
         await self._store_states(result.states, partition_of, batch[-1].partition, applied)
         t4 = time.perf_counter()
         self.consumed += len(batch)
         self.batches += 1
         self.produced += len(result.messages)
-        self.rejected += sum(1 for m in result.messages if m.topic == TOPIC_REJECTED)
+        self.warehouse_rows += result.warehouse_rows
+        self.rejected += result.messages.topics.count(TOPIC_REJECTED)
         self.write_status()
         t5 = time.perf_counter()
         tm = self.timings
-        tm["process"] += t1 - t0
-        tm["produce"] += t2 - t1
-        tm["warehouse"] += t3 - t2
+        tm["engine"] += t2 - t1
+        tm["process"] += result.process_s
+        tm["warehouse"] += result.warehouse_s
+        tm["produce"] += t3 - t2  # produce + flush (flush also on its own)
         tm["states"] += t4 - t3
         tm["status"] += t5 - t4
         self._last_batch_end = t5
@@ -546,17 +456,10 @@ class BatchRuntime:
             os._exit(EXIT_FATAL)
 
     def close(self) -> None:
-        """Flush the output producer, finish queued writes, close the warehouse (blocking)."""
+        """Flush the output producer, close the warehouse and stop the engine (blocking)."""
         if self._producer is not None:
             self._producer.flush(10.0)
-        try:
-            self.wait_warehouse()
-        except FatalPipelineError as exc:
-            log.error("warehouse writes failed at shutdown: %s", exc)
-        if self._warehouse is not None:
-            wh, self._warehouse = self._warehouse, None
-            self._executor.submit(wh.close).result(timeout=30)
-        self._executor.shutdown(wait=True)
+        self.engine.close()
 
 
 @dataclass(slots=True)
@@ -575,6 +478,82 @@ def _in_message_class() -> type:
     except ImportError:
         return _InMessage
     return InMessage
+
+
+class Batcher:
+    """Cuts the agent's stream into batches and runs them, one at a time, while the next one
+    is being consumed.
+
+    Faust's ``take_events`` blocks its buffer while the agent works on a batch, so consuming
+    and processing never overlap. Here the agent iterates the stream with acks disabled and
+    collects events; a batch is cut at ``batch_max`` events or ``batch_within`` seconds after
+    its first event, and handed to :meth:`BatchRuntime.handle` in a task. At most one batch
+    is in flight: a full next batch waits for it (backpressure; Faust keeps buffering into
+    the stream's queue meanwhile). A batch's events are acked only after ``handle`` has
+    stored its rows, outputs and states, so Faust never commits an unprocessed offset; a
+    failed batch ends the process (:meth:`BatchRuntime.fatal`) unacked.
+    """
+
+    def __init__(self, runtime: BatchRuntime, batch_max: int = BATCH_MAX,
+                 batch_within: float = BATCH_WITHIN) -> None:
+        self.runtime = runtime
+        self.batch_max = batch_max
+        self.batch_within = batch_within
+        self._events: list[Any] = []
+        self._started_at = 0.0
+        self._inflight: asyncio.Future | None = None
+        self._lock: asyncio.Lock | None = None
+        self._stream: Any = None
+
+    async def consume(self, stream: Any) -> None:
+        """The agent's body: iterate ``stream`` until it ends."""
+        self._stream = stream
+        self._lock = asyncio.Lock()
+        stream.enable_acks = False  # acked by _run once stored
+        timer = asyncio.ensure_future(self._timer())
+        try:
+            async for event in stream.events():
+                if not self._events:
+                    self._started_at = time.monotonic()
+                self._events.append(event)
+                if len(self._events) >= self.batch_max:
+                    await self._cut()
+        finally:
+            timer.cancel()
+
+    async def _timer(self) -> None:
+        tick = min(0.05, self.batch_within / 4)
+        while True:
+            await asyncio.sleep(tick)
+            if self._events and time.monotonic() - self._started_at >= self.batch_within:
+                await self._cut()
+
+    async def _cut(self) -> None:
+        assert self._lock is not None
+        async with self._lock:  # batches start in the order they were cut
+            if not self._events:
+                return
+            events, self._events = self._events, []
+            if self._inflight is not None:
+                await self._inflight
+            self._inflight = asyncio.ensure_future(self._run(events))
+
+    async def _run(self, events: list[Any]) -> None:
+        try:
+            await self.runtime.handle(events)
+        except Exception as exc:  # nothing of this batch is acked: it will be redelivered
+            self.runtime.fatal(exc)
+        ack = self._stream.ack
+        for event in events:
+            await ack(event)
+
+    async def drain(self, timeout: float = 60.0) -> None:
+        """Let the batch in flight finish (shutdown); collected events stay unacked."""
+        if self._inflight is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._inflight), timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                log.warning("batch in flight did not finish at shutdown; it will be redelivered")
 
 
 def _commit_sensor(runtime: BatchRuntime) -> Any:
@@ -611,22 +590,18 @@ def _merge_in_offset_order(batch: list[Any], extra: list[Any]) -> list[Any]:
     return out
 
 
-def _first_offsets(batch: list[Any]) -> str:
-    firsts: dict[int, int] = {}
-    for m in batch:
-        firsts.setdefault(m.partition, m.offset)
-    return ", ".join(f"p{p}@{o}" for p, o in sorted(firsts.items()))
-
-
 def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | None = None,
              warehouse_opener: WarehouseOpener | None = None, output: str = "confluent",
              partitions: int = DEFAULT_PARTITIONS, datadir: str | os.PathLike[str] | None = None,
-             batch_max: int = BATCH_MAX, batch_within: float = BATCH_WITHIN) -> tuple[Any, BatchRuntime]:
+             batch_max: int = BATCH_MAX, batch_within: float = BATCH_WITHIN,
+             isolate: bool = True) -> tuple[Any, BatchRuntime]:
     """Build the Faust app and its batch runtime. Returns ``(app, runtime)``.
 
-    ``processor_factory(load_state)`` builds the batch processor (default: the lead's
+    ``processor_factory(load_state)`` builds the batch processor (default:
     ``BatchProcessor``); ``warehouse_opener(url)`` opens the warehouse (default
-    :func:`pitwatch.warehouse.open_warehouse`; warehouse URL ``none`` drops rows).
+    :func:`pitwatch.warehouse.open_warehouse`; warehouse URL ``none`` drops rows). Both must
+    be importable top-level objects when ``isolate`` (the batch engine runs in a child
+    process, see :mod:`pitwatch.streams.batch_engine`).
     ``partitions`` is used when Faust has to create the topics; existing topics keep theirs
     (the changelog must have as many partitions as ``pitwatch.table-events``).
     """
@@ -669,30 +644,29 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
     table = app.Table(TABLE_STATE, default=None, key_type=bytes, value_type=bytes,
                       partitions=partitions)
     runtime = BatchRuntime(settings, table, topics, processor_factory=processor_factory,
-                           warehouse_opener=warehouse_opener, output=output)
+                           warehouse_opener=warehouse_opener, output=output, isolate=isolate)
 
     app.sensors.add(_commit_sensor(runtime))
 
+    batcher = Batcher(runtime, batch_max, batch_within)
+
     @app.agent(events_topic, name="table_events", concurrency=1)
     async def table_events(stream: Any) -> None:
-        async for events in stream.take_events(batch_max, batch_within):
-            try:
-                await runtime.handle(list(events))
-            except Exception as exc:  # never let take_events ack a failed batch
-                runtime.fatal(exc)
+        await batcher.consume(stream)
 
     @app.task
     async def _prepare() -> None:
         for topic in topics.values():
             await topic.maybe_declare()
         try:
-            await runtime.start_warehouse()
+            await runtime.start_engine()
         except Exception as exc:
             runtime.fatal(exc)
         runtime.write_status()
 
     @app.on_before_shutdown.connect
     async def _close(sender: Any, **kwargs: Any) -> None:
+        await batcher.drain()
         await asyncio.get_running_loop().run_in_executor(None, runtime.close)
         runtime.write_status()
 

@@ -328,7 +328,7 @@ def test_runtime_warehouse_failure_fails_the_batch_before_its_state_is_stored(tm
 
     asyncio.run(run())
     assert [s for s in table.sent if s[0] != "flush"] == [] and table.data == {}
-    rt._executor.shutdown()
+    rt.close()
 
 
 def test_runtime_stores_states_only_after_the_warehouse_write(tmp_path):
