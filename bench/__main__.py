@@ -151,34 +151,42 @@ def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
                              "auto.offset.reset": "earliest", "enable.auto.commit": False})
             cons.subscribe([TOPIC_ALERTS])
             prod = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 1})
-            # warm-up: wait for the worker to join its group
-            deadline = time.time() + 60
-            while "consumed" not in _read_status(status) and time.time() < deadline:
-                prod.produce(TOPIC_EVENTS, b"{bad json", key=b"warmup")
-                prod.flush()
-                cons.poll(0.5)
             sent: dict[str, float] = {}
+            lat: list[float] = []
+
+            def take(m) -> None:
+                if m is None or m.error():
+                    return
+                trig = json.loads(m.value()).get("trigger_event_id")
+                if trig in sent:
+                    lat.append(time.perf_counter() - sent[trig])
+
+            # warm-up: the worker has joined its group and processed a message, and the alert
+            # consumer has its partitions
+            prod.produce(TOPIC_EVENTS, b"{warm-up: not json", key=b"warmup")
+            prod.flush()
+            deadline = time.time() + 90
+            while (int(_read_status(status).get("consumed", 0)) < 1 or not cons.assignment()) \
+                    and time.time() < deadline:
+                take(cons.poll(0.2))
+                if proc.poll() is not None:
+                    raise RuntimeError(f"worker died, see {work / 'worker-lat.log'}")
             t0 = time.perf_counter()
             for i, ln in enumerate(lines):
                 due = t0 + i / rate
                 while (now := time.perf_counter()) < due:
-                    cons.poll(0)
+                    take(cons.poll(0))
                     time.sleep(min(0.001, due - now))
                 ev = json.loads(ln)
                 prod.produce(TOPIC_EVENTS, ln, key=ev["table_id"].encode())
                 sent[ev["event_id"]] = time.perf_counter()
                 prod.poll(0)
             prod.flush()
-            lat: list[float] = []
             end = time.perf_counter() + 20
             while time.perf_counter() < end:
                 m = cons.poll(0.2)
-                if m is None or m.error():
-                    continue
-                a = json.loads(m.value())
-                trig = a.get("trigger_event_id")
-                if trig in sent:
-                    lat.append(time.perf_counter() - sent[trig])
+                if m is not None and not m.error():
+                    take(m)
                     end = time.perf_counter() + 3
             cons.close()
         finally:

@@ -223,7 +223,7 @@ def test_surrender_against_ace_is_illegal_000_L313():
 def test_surrender_after_first_third_card_is_illegal_000_L313():
     """«antes de dar la tercera carta a la primera persona jugadora que la solicite» (000 L313)."""
     s = BJScript(GAL)
-    ids = s.simple({1: "10", 2: "10"}, {"1": ["5S", "4H"], "2": ["TS", "6H"]}, "TD")
+    s.simple({1: "10", 2: "10"}, {"1": ["5S", "4H"], "2": ["TS", "6H"]}, "TD")
     s.decide("hit", 1).deal(1, "8C").decide("stand", 1)
     s.decide("surrender", 2).deal("dealer", "7C")
     assert kinds(s.end()) == [VK.ILLEGAL_DECISION]
@@ -396,7 +396,7 @@ def test_two_hand_minimum_galicia_only_000_L263():
     for ruleset, want in ((GAL, [VK.PROCEDURE]), (AND, [])):
         s = BJScript(ruleset)
         s.start()
-        b = s.bet(3, "10")
+        s.bet(3, "10")
         s.close().deal(3, "TS").deal("dealer", "9D").deal(3, "9H").decide("stand", 3).deal("dealer", "8C")
         assert kinds(s.end()) == want, ruleset
 
