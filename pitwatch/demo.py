@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 from rich.console import Console
@@ -73,6 +74,11 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
             "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money}
 
 
+def _euros(text: str | None) -> str:
+    """A warehouse sum (decimal text, or None/'' for an empty table) as ``1,234.50``."""
+    return f"{Decimal(text or 0).quantize(Decimal('0.01')):,}"
+
+
 def print_summary(console: Console, s: dict, produced: int, seconds: float) -> None:
     """Render the demo summary."""
     console.rule("[bold]pitwatch demo summary")
@@ -82,9 +88,9 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
     t.add_row("rejected messages", f"{s['rejected']:,}")
     t.add_row("rounds settled", f"{s['rounds']:,}")
     t.add_row("bets checked", f"{s['bets']:,}")
-    wagered, paid, win, disc = s["money"]
+    wagered, paid, win, disc = (_euros(x) for x in s["money"])
     t.add_row("handle / paid out / house win (EUR)", f"{wagered} / {paid} / {win}")
-    t.add_row("sum of payout discrepancies (EUR)", f"{disc}")
+    t.add_row("sum of payout discrepancies (EUR)", disc)
     t.add_row("pipeline wall time", f"{seconds:.1f} s ({produced / max(seconds, 1e-9):,.0f} msg/s end to end)")
     console.print(t)
     k = Table("alert kind", "count")
@@ -173,7 +179,9 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
     summary = summarize(warehouse_url, labels)
     print_summary(console, summary, produced, seconds)
     (data_dir / "summary.json").write_text(json.dumps(
-        {k: v for k, v in summary.items() if k != "score"} | {"recall": summary["score"]["recall"],
-                                                              "precision": summary["score"]["precision"]},
+        {k: v for k, v in summary.items() if k != "score"}
+        | {"produced": produced, "seconds": seconds, "recall": summary["score"]["recall"],
+           "precision": summary["score"]["precision"], "alerts": summary["score"]["alerts"],
+           "alerts_on_clean_rounds": summary["score"]["alerts_on_clean_rounds"]},
         default=str, indent=2))
     return 0

@@ -3,7 +3,7 @@
 Topology (app id ``pitwatch``, which is also the consumer group)::
 
     pitwatch.table-events  (key = table_id, value = raw JSON bytes)
-        -> agent ``table_events``: stream.take_events(2000 events or 0.5 s)
+        -> agent ``table_events``: Batcher cuts the stream (2000 events or 0.5 s), acks off
            -> offset check: holes Faust left in a partition are read from Kafka directly
            -> batch engine, in a child process (pitwatch/streams/batch_engine.py):
                 BatchProcessor.process(batch)            pitwatch/streams/processor.py
@@ -12,6 +12,7 @@ Topology (app id ``pitwatch``, which is also the consumer group)::
               (confluent-kafka producer, flushed)
            -> per-table states + last applied offset per partition -> Faust Table
               ``pitwatch-table-state`` (changelog ``pitwatch-pitwatch-table-state-changelog``)
+           -> the batch's events acked
         -> before every offset commit: outputs flushed
 
 No repartition: producers key events by table_id (see :mod:`pitwatch.streams.producer`), so
@@ -21,13 +22,18 @@ partition of that input partition.
 Why a child process: Faust delivers messages to a stream one at a time on the event loop,
 which caps a worker near 5k messages/s on this machine even with a no-op processor. The rules
 engine and the warehouse inserts, run on the same loop, would stop consumption while they
-work; in the child they run on the other core while the loop fetches the next batch.
+work; in the child they run on the other core while the loop collects the next batch
+(:class:`Batcher`: one batch in flight, the next one filling).
 
-At-least-once: Faust acks a ``take_events`` batch when the agent asks for the next one, and
-commits acked offsets every second (and at shutdown). By then :meth:`BatchRuntime.handle`
-has stored the batch's warehouse rows, outputs and states; a Faust sensor hooked on
-``on_commit_initiated`` (:func:`_commit_sensor`) flushes the output producer once more, and
-Faust flushes its own producer (the changelog) before committing.
+Latency: the consumer's fetches wait at most :data:`FETCH_MAX_WAIT_MS` on the broker
+(:func:`_app_class`), and a batch is cut at most ``batch_within`` seconds after its first
+event.
+
+At-least-once: the agent acks a batch's events only after :meth:`BatchRuntime.handle` has
+stored its warehouse rows, outputs and states; Faust commits acked offsets every second (and
+at shutdown). A Faust sensor hooked on ``on_commit_initiated`` (:func:`_commit_sensor`)
+flushes the output producer once more, and Faust flushes its own producer (the changelog)
+before committing.
 
 Order inside a batch matters as much: a table's state remembers the last offset it applied,
 and a restarted worker skips redelivered messages up to that offset. So a batch's states are
