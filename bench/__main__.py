@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import resource
-import signal
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,8 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from pitwatch.streams.app import read_status, stop_worker
 
 
 def _rss_mb(who=resource.RUSAGE_SELF) -> float:
@@ -64,27 +65,10 @@ def bench_engine(path: Path, repeat: int) -> dict:
             "ratio_vs_json_loads": (n / best) / (n / best_base), "rss_mb": _rss_mb()}
 
 
-def _read_status(p: Path) -> dict:
-    try:
-        return json.loads(p.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
 def _start_worker(bootstrap: str, wh: str, status: Path, log: Path) -> subprocess.Popen:
     env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=wh)
     return subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
                             env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def bench_baseline_consume(bootstrap: str, topic: str, n: int) -> float:
@@ -119,7 +103,7 @@ def bench_pipeline(path: Path, work: Path) -> dict:
         try:
             first_t = first_n = None
             while True:
-                st = _read_status(status)
+                st = read_status(status)
                 done = int(st.get("consumed", 0))
                 now = time.perf_counter()
                 if done and first_t is None:
@@ -131,7 +115,7 @@ def bench_pipeline(path: Path, work: Path) -> dict:
                 time.sleep(0.05)
             eps = (n - first_n) / (now - first_t) if now > first_t else float("nan")
         finally:
-            _stop(proc)
+            stop_worker(proc)
     return {"events": n, "pipeline_eps": eps, "raw_consume_eps": base, "ratio_vs_raw_consume": eps / base,
             "worker_rss_mb": _rss_mb(resource.RUSAGE_CHILDREN)}
 
@@ -183,7 +167,7 @@ def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
             prod.produce(TOPIC_EVENTS, b"{warm-up: not json", key=b"warmup")
             prod.flush()
             deadline = time.time() + 90
-            while (int(_read_status(status).get("consumed", 0)) < 1 or not cons.assignment()) \
+            while (int(read_status(status).get("consumed", 0)) < 1 or not cons.assignment()) \
                     and time.time() < deadline:
                 take(0.2)
                 if proc.poll() is not None:
@@ -205,7 +189,7 @@ def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
                     end = time.perf_counter() + 3
             cons.close()
         finally:
-            _stop(proc)
+            stop_worker(proc)
     lat.sort()
     base.sort()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -24,28 +23,11 @@ from rich.table import Table
 
 from pitwatch.sim import labels_path_for, write_simulation
 from pitwatch.sim.base import DEFAULT_FAULT_RATES, score
+from pitwatch.streams.app import read_status, stop_worker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 PARTITIONS = 12
 WAIT_TIMEOUT_S = 600
-
-
-def _read_status(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def _stop(proc: subprocess.Popen, timeout: float = 30) -> None:
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
 
 
 def summarize(warehouse_url: str, labels: list[dict]) -> dict:
@@ -160,7 +142,7 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
                 task2 = p.add_task("processing (Faust worker)", total=produced)
                 deadline = time.monotonic() + WAIT_TIMEOUT_S
                 while True:
-                    st = _read_status(status_path)
+                    st = read_status(status_path)
                     done = int(st.get("consumed", 0))
                     p.update(task2, completed=min(done, produced))
                     if done >= produced:
@@ -174,7 +156,7 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
                     time.sleep(0.25)
             seconds = time.monotonic() - t0
         finally:
-            _stop(worker)
+            stop_worker(worker)
             log.close()
     summary = summarize(warehouse_url, labels)
     print_summary(console, summary, produced, seconds)

@@ -736,6 +736,31 @@ def existing_partitions(settings: KafkaSettings, topic: str = TOPIC_EVENTS,
     return len(t.partitions)
 
 
+def read_status(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The worker's status file (module docstring) as a dict; ``{}`` while it does not exist
+    yet or is being replaced."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def stop_worker(proc: Any, timeout: float = 30.0) -> None:
+    """Stop a worker ``subprocess.Popen``: SIGTERM (it finishes its batch, commits, flushes),
+    SIGKILL if it has not exited after ``timeout`` seconds. No-op if it already exited."""
+    import signal
+    import subprocess
+
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 def _has_uvloop() -> bool:
     try:
         import uvloop  # noqa: F401

@@ -24,8 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from pitwatch.warehouse import DEFAULT_URL
+
 DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
-DEFAULT_WAREHOUSE = "chdb://./pitwatch-data/warehouse"
+DEFAULT_WAREHOUSE = DEFAULT_URL
 ENV_PREFIX = "PITWATCH_KAFKA_"
 
 _SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")

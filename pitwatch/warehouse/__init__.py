@@ -22,8 +22,9 @@ from pitwatch.warehouse.backends import (
     schema_statements,
 )
 
-DEFAULT_URL = "chdb://.pitwatch/warehouse"
-"""Default warehouse URL: chDB in ``./.pitwatch/warehouse`` (relative to the working directory)."""
+DEFAULT_URL = "chdb://./pitwatch-data/warehouse"
+"""Default warehouse URL: chDB in ``./pitwatch-data/warehouse`` (relative to the working
+directory; the worker's default, see :mod:`pitwatch.streams.config`)."""
 
 __all__ = [
     "CANONICAL_DATABASE",

@@ -22,6 +22,7 @@ import pytest
 from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
+from pitwatch.streams.app import read_status, stop_worker
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 from pitwatch.streams.producer import produce_events, produce_jsonl
@@ -86,28 +87,11 @@ def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "wor
     return proc, status
 
 
-def stop_worker(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def status_of(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
 def wait_consumed(proc, status: Path, n: int, workdir: Path) -> None:
     deadline = time.monotonic() + WAIT_S
-    while int(status_of(status).get("consumed", 0)) < n:
+    while int(read_status(status).get("consumed", 0)) < n:
         assert proc.poll() is None, (workdir / "worker.log").read_text()[-3000:]
-        assert time.monotonic() < deadline, f"worker consumed {status_of(status)} of {n}"
+        assert time.monotonic() < deadline, f"worker consumed {read_status(status)} of {n}"
         time.sleep(0.3)
 
 
@@ -176,7 +160,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
     try:
         wait_consumed(proc, status, oracle["lines"], tmp_path)
     finally:
-        stop_worker(proc)
+        stop_worker(proc, 60)
     wh = open_warehouse(server_db)
     try:
         first = snapshot(wh)
@@ -190,7 +174,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
             try:
                 wait_consumed(proc, status, oracle["lines"], tmp_path)
             finally:
-                stop_worker(proc)
+                stop_worker(proc, 60)
         second = snapshot(wh)
         assert second == first
     finally:
@@ -206,7 +190,7 @@ def test_sigkill_mid_stream_then_restart_loses_and_doubles_nothing(events_file, 
     produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
     deadline = time.monotonic() + WAIT_S
-    while int(status_of(status).get("consumed", 0)) < oracle["lines"] // 3:
+    while int(read_status(status).get("consumed", 0)) < oracle["lines"] // 3:
         assert proc.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
@@ -223,7 +207,7 @@ def test_sigkill_mid_stream_then_restart_loses_and_doubles_nothing(events_file, 
         snap = snapshot(wh)
         assert_matches_oracle(snap, oracle)
     finally:
-        stop_worker(proc)
+        stop_worker(proc, 60)
         wh.close()
 
 
@@ -236,7 +220,7 @@ def test_pipeline_into_chdb_matches_the_offline_replay(events_file, oracle, brok
     try:
         wait_consumed(proc, status, oracle["lines"], tmp_path)
     finally:
-        stop_worker(proc)
+        stop_worker(proc, 60)
     script = (
         "import json,sys\n"
         "from tests.e2e.test_pipeline import snapshot\n"
@@ -283,9 +267,9 @@ def test_bad_input_goes_to_the_rejected_topic_with_its_bytes_and_reason(broker, 
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
     try:
         wait_consumed(proc, status, len(stream), tmp_path)
-        assert status_of(status)["rejected"] == len(bad)
+        assert read_status(status)["rejected"] == len(bad)
     finally:
-        stop_worker(proc)
+        stop_worker(proc, 60)
     c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "t-rejected", "auto.offset.reset": "earliest"})
     c.subscribe([TOPIC_REJECTED])
     got = {}

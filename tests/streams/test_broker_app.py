@@ -2,7 +2,7 @@
 
 The worker runs in a subprocess (``python -m pitwatch.streams.app``) with :class:`StubProcessor`
 and :func:`open_stub_warehouse` from this module, so these tests exercise the app's plumbing
-(batching, outputs, warehouse thread, Faust Table + changelog recovery, commits, SIGTERM,
+(batching, outputs, batch engine child process, Faust Table + changelog recovery, commits, SIGTERM,
 fatal errors) independently of the real rules pipeline.
 
 Stub semantics: per table, the state is ``{"count": n, "last_offset": o}``; a message whose
@@ -36,6 +36,7 @@ from pitwatch.streams.app import (
     TOPIC_REJECTED,
     TOPIC_SETTLEMENTS,
     BatchRuntime,
+    read_status,
 )
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.processor import BatchResult, InMessage, OutMessage
@@ -121,10 +122,7 @@ class Worker:
             cwd=tmp, env=full_env, stdout=self.log, stderr=subprocess.STDOUT))
 
     def status(self) -> dict:
-        try:
-            return json.loads(self.status_path.read_text())
-        except (OSError, ValueError):
-            return {}
+        return read_status(self.status_path)
 
     def wait_consumed(self, n: int, timeout: float = 120.0) -> dict:
         """Wait until the worker reports ``consumed >= n`` (or exits); return the status."""
