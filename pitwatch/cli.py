@@ -154,19 +154,34 @@ def alerts(
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep waiting for new alerts."),
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
+    timeout: float = typer.Option(30.0, min=1, help="Seconds to wait for the broker before giving up."),
 ):
-    """Tail the alerts topic (live view for the surveillance room)."""
+    """Print the alerts on the alerts topic, oldest first; with --follow, keep printing new
+    ones as they arrive (live view for the surveillance room; Ctrl-C to stop)."""
     from pitwatch.streams.tail import tail_alerts
 
+    if fmt not in ("text", "json"):
+        _fail("--format must be text or json")
     settings = _settings(bootstrap=bootstrap)
-    for alert in tail_alerts(settings, follow=follow):
-        if fmt == "json":
-            print(json.dumps(alert), flush=True)
-        else:
-            sev = {"critical": "bold red", "high": "red", "medium": "yellow"}.get(alert.get("severity"), "dim")
-            console.print(f"[{sev}]{alert.get('severity', ''):8}[/{sev}] {alert.get('detected_at', '')} "
-                          f"{alert.get('table_id')} {alert.get('round_id')} [bold]{alert.get('kind')}[/bold] "
-                          f"{alert.get('message')}  [dim]{alert.get('citation')}[/dim]")
+    try:
+        for alert in tail_alerts(settings, follow=follow, timeout=timeout):
+            _print_alert(alert, fmt)
+    except RuntimeError as exc:
+        _fail(str(exc), 1)
+    except KeyboardInterrupt:
+        pass
+
+
+def _print_alert(alert: dict, fmt: str) -> None:
+    """One alert on stdout: a JSON line, or a coloured line (severity, time, table, round,
+    kind, message, citation)."""
+    if fmt == "json":
+        print(json.dumps(alert), flush=True)
+        return
+    sev = {"critical": "bold red", "high": "red", "medium": "yellow"}.get(alert.get("severity"), "dim")
+    console.print(f"[{sev}]{alert.get('severity', ''):8}[/{sev}] {alert.get('detected_at', '')} "
+                  f"{alert.get('table_id')} {alert.get('round_id')} [bold]{alert.get('kind')}[/bold] "
+                  f"{alert.get('message')}  [dim]{alert.get('citation')}[/dim]")
 
 
 # ----------------------------------------------------------------------------------- replay
@@ -215,8 +230,15 @@ def replay_round_cmd(
     from pitwatch.replay import item_to_json, render_item
     from pitwatch.replay.warehouse import replay_round
 
+    from pitwatch.warehouse import WarehouseError
+
+    if fmt not in ("text", "json"):
+        _fail("--format must be text or json")
     settings = _settings(warehouse_url=warehouse)
-    item = replay_round(settings.warehouse_url, table_id, round_id)
+    try:
+        item = replay_round(settings.warehouse_url, table_id, round_id)
+    except (WarehouseError, ValueError) as exc:
+        _fail(f"cannot read {settings.warehouse_url}: {exc}", 1)
     if item is None:
         _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse_url}", 1)
     if fmt == "json":

@@ -3,40 +3,74 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Iterator
 
 from pitwatch.streams.processor import TOPIC_ALERTS
 
 
-def tail_alerts(settings, follow: bool = True, idle_timeout: float = 5.0) -> Iterator[dict]:
-    """Yield alerts (dicts) from the alerts topic, from the beginning. With ``follow`` it
-    waits for new alerts forever; without, it stops after ``idle_timeout`` seconds of
-    silence. Uses a throw-away consumer group, so it never disturbs the workers."""
-    from confluent_kafka import Consumer
+def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,
+                topic: str = TOPIC_ALERTS) -> Iterator[dict]:
+    """Yield the alerts (dicts) on ``topic``, from the beginning, partition by partition in
+    offset order.
 
-    conf = settings.confluent_config(**{
-        "group.id": f"pitwatch-tail-{uuid.uuid4().hex[:8]}",
-        "auto.offset.reset": "earliest",
+    Without ``follow`` it stops once it has read every alert that was on the topic when it
+    started (the partitions' high watermarks then); with ``follow`` it then keeps waiting for
+    new ones until the caller stops iterating. The partitions are assigned directly, with no
+    consumer group: nothing to join (a group join can take seconds), nothing committed, the
+    workers never disturbed. Messages that are not JSON objects are skipped.
+
+    Raises ``RuntimeError`` if the cluster's metadata cannot be read within ``timeout``
+    seconds, or, without ``follow``, if the existing alerts cannot be read within it. A
+    missing topic yields nothing (without ``follow``) or is waited for (with it).
+    """
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, TopicPartition
+
+    consumer = Consumer(settings.confluent_config(**{
+        "group.id": f"pitwatch-tail-{uuid.uuid4().hex[:8]}",  # required by librdkafka; never joined
         "enable.auto.commit": False,
-    })
-    consumer = Consumer(conf)
-    consumer.subscribe([TOPIC_ALERTS])
-    idle = 0.0
+        "fetch.wait.max.ms": 100,
+    }))
     try:
         while True:
-            msg = consumer.poll(0.5)
-            if msg is None:
-                idle += 0.5
-                if not follow and idle >= idle_timeout:
-                    return
-                continue
-            if msg.error():
-                continue
-            idle = 0.0
             try:
-                yield json.loads(msg.value())
-            except ValueError:
-                continue
+                md = consumer.list_topics(topic, timeout=timeout)
+            except KafkaException as exc:
+                raise RuntimeError(f"cannot read metadata from {settings.bootstrap}: {exc}") from exc
+            t = md.topics.get(topic)
+            if t is not None and t.error is None and t.partitions:
+                break
+            if not follow:
+                return
+            time.sleep(1.0)
+        partitions = sorted(t.partitions)
+        ends = {}
+        if not follow:
+            for p in partitions:
+                low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=timeout)
+                if high > low:
+                    ends[p] = high
+            if not ends:
+                return
+        consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions])
+        deadline = time.monotonic() + timeout
+        while follow or ends:
+            msgs = consumer.consume(500, 0.5)
+            if not follow and not msgs and time.monotonic() > deadline:
+                raise RuntimeError(f"timed out reading {topic}: partitions {sorted(ends)} not read to the end")
+            for msg in msgs:
+                if msg.error():
+                    continue
+                if not follow:
+                    deadline = time.monotonic() + timeout
+                    if msg.offset() + 1 >= ends.get(msg.partition(), 0):
+                        ends.pop(msg.partition(), None)
+                try:
+                    doc = json.loads(msg.value())
+                except ValueError:
+                    continue
+                if isinstance(doc, dict):
+                    yield doc
     finally:
         consumer.close()

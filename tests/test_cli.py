@@ -1,0 +1,187 @@
+"""The ``pitwatch`` command: what each subcommand promises in its help and in the README."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pitwatch.cli import app
+from pitwatch.replay import item_to_json, replay_lines
+from pitwatch.rules.base import list_rulesets
+from pitwatch.schemas.events import EVENT_TYPES
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def sim_file(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("cli") / "evening.jsonl"
+    res = runner.invoke(app, ["simulate", "--tables", "3", "--hours", "0.5", "--seed", "5",
+                              "--fault", "wrong_payout=0.2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_simulate_is_deterministic_for_a_seed_and_writes_labels(sim_file, tmp_path):
+    again = tmp_path / "again.jsonl"
+    res = runner.invoke(app, ["simulate", "--tables", "3", "--hours", "0.5", "--seed", "5",
+                              "--fault", "wrong_payout=0.2", "--out", str(again)])
+    assert res.exit_code == 0, res.output
+    assert again.read_bytes() == sim_file.read_bytes()
+    labels = [json.loads(x) for x in Path(f"{sim_file}.labels.jsonl").read_text().splitlines()]
+    assert any(lb["kind"] == "wrong_payout" for lb in labels)
+    other = tmp_path / "other.jsonl"
+    runner.invoke(app, ["simulate", "--tables", "3", "--hours", "0.5", "--seed", "6", "--out", str(other)])
+    assert other.read_bytes() != sim_file.read_bytes()
+
+
+@pytest.mark.parametrize("bad", ["nonsense=0.1", "wrong_payout=2", "wrong_payout=x"])
+def test_simulate_refuses_a_bad_fault_rate(bad, tmp_path):
+    res = runner.invoke(app, ["simulate", "--fault", bad, "--out", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 2
+    assert "--fault" in res.output or "fault kind" in res.output
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_replay_file_json_gives_expected_and_recorded_settlement_of_every_bet(sim_file):
+    res = runner.invoke(app, ["replay", "file", str(sim_file), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    rounds = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{") and '"bets"' in x]
+    assert len(rounds) > 20
+    for r in rounds:
+        for b in r["bets"]:
+            exp, rec = b["expected"], b["recorded"]
+            # no settlement recorded (a lost stake just collected) nets 0 to the player
+            net = lambda s: Decimal(s["returned"]) - Decimal(s["commission"]) if s else 0  # noqa: E731
+            assert Decimal(b["discrepancy"]) == net(rec) - net(exp), b
+            assert ".txt L" in b["citation"] or "pitwatch" in b["citation"], b["citation"]
+    # the injected wrong payouts show up as discrepancies with a citation
+    assert any(Decimal(b["discrepancy"]) != 0 for r in rounds for b in r["bets"])
+
+
+def test_replay_file_only_violations_keeps_flagged_rounds(sim_file):
+    res = runner.invoke(app, ["replay", "file", str(sim_file), "--format", "json", "--only-violations"])
+    assert res.exit_code == 0
+    rounds = [json.loads(x) for x in res.stdout.splitlines() if '"bets"' in x]
+    assert rounds and all(r["violations"] for r in rounds)
+
+
+def test_replay_file_names_each_bad_line_and_why_and_exits_1(sim_file, tmp_path):
+    lines = sim_file.read_text().splitlines()
+    bad = tmp_path / "bad.jsonl"
+    missing = json.loads(lines[2])
+    del missing["occurred_at"]
+    bad.write_text("\n".join([lines[0], lines[1], "{not json", json.dumps(missing),
+                              json.dumps({**json.loads(lines[3]), "type": "bogus"}), *lines[4:10]]) + "\n")
+    res = runner.invoke(app, ["replay", "file", str(bad), "--format", "json"])
+    assert res.exit_code == 1
+    errors = {d["line"]: d["error"] for d in map(json.loads, res.stdout.splitlines()) if "error" in d}
+    assert set(errors) == {3, 4, 5}
+    assert "JSON" in errors[3]
+    assert "occurred_at" in errors[4]
+    assert "bogus" in errors[5]
+    assert "3 invalid line(s)" in res.stderr
+
+
+def test_rulesets_lists_every_ruleset_with_its_seed():
+    res = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0
+    ids = list_rulesets()
+    assert len(ids) == 7  # roulette x2, blackjack x2, punto y banca x3
+    for rid in ids:
+        assert rid in res.stdout
+    for seed in ("000_e1555249d49967be.txt", "001_a05972482385336a.txt", "004_5c9c19b250457762.txt"):
+        assert seed in res.stdout
+
+
+def test_schema_export_writes_a_schema_per_event_type(tmp_path):
+    res = runner.invoke(app, ["schema", "export", str(tmp_path / "schemas")])
+    assert res.exit_code == 0, res.output
+    written = {p.name for p in (tmp_path / "schemas").iterdir()}
+    assert len(written) == len(EVENT_TYPES) + 1  # and the union, event.schema.json
+    assert {"event.schema.json", "bet_placed.schema.json", "card_dealt.schema.json"} <= written
+
+
+def test_replay_round_from_the_warehouse_equals_the_file_replay(sim_file, warehouse_url):
+    """An auditor's disputed hand: the round re-derived from ``events_raw`` (both backends)
+    is the same verdict as replaying the file."""
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+    from pitwatch.warehouse import open_warehouse
+
+    raw = sim_file.read_bytes().splitlines()
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=json.loads(v)["table_id"].encode(), value=v, partition=0, offset=i)
+         for i, v in enumerate(raw)])
+    wh = open_warehouse(warehouse_url)
+    try:
+        wh.ensure_schema()
+        for table, rows in out.rows.items():
+            wh.insert_new(table, rows)
+    finally:
+        wh.close()
+    verdicts = [it for it in replay_lines(raw) if it.verdict is not None]
+    # a late round of the second table: its state depends on the table's earlier events
+    wanted = [it for it in verdicts if it.verdict.table_id == verdicts[1].verdict.table_id][-1]
+    v = wanted.verdict
+    res = runner.invoke(app, ["replay", "round", v.table_id, v.round_id, "--warehouse", warehouse_url,
+                              "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == json.loads(item_to_json(wanted))
+    missing = runner.invoke(app, ["replay", "round", v.table_id, "NO-SUCH-ROUND", "--warehouse", warehouse_url])
+    assert missing.exit_code == 1
+    assert "not found" in missing.stderr
+
+
+def test_replay_round_on_a_bad_warehouse_url_says_so():
+    res = runner.invoke(app, ["replay", "round", "T", "R", "--warehouse", "mysql://nowhere/db"])
+    assert res.exit_code == 1
+    assert "cannot read mysql://nowhere/db" in res.stderr
+
+
+@pytest.mark.kafka
+def test_produce_then_alerts_reads_the_alerts_topic(sim_file, broker, unique_topic):
+    """``pitwatch produce`` keys every event by table; ``pitwatch alerts`` prints what is on
+    ``pitwatch.alerts`` (here written directly, as a worker would) and stops when idle."""
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
+
+    topic = unique_topic("events")
+    env = {"PITWATCH_KAFKA_BOOTSTRAP": broker.bootstrap}
+    res = runner.invoke(app, ["produce", str(sim_file), "--topic", topic], env=env)
+    assert res.exit_code == 0, res.output
+    n = len(sim_file.read_bytes().splitlines())
+    assert f"produced {n} messages" in res.stdout
+    cons = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": topic})
+    parts = cons.list_topics(topic, timeout=10).topics[topic].partitions
+    cons.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in parts])
+    got = []
+    for _ in range(60):
+        got += [m for m in cons.consume(1000, 0.5) if not m.error()]
+        if len(got) >= n:
+            break
+    cons.close()
+    assert len(got) == n
+    assert all(m.key() == json.loads(m.value())["table_id"].encode() for m in got)
+
+    marker = unique_topic("alert")
+    prod = Producer({"bootstrap.servers": broker.bootstrap})
+    prod.produce("pitwatch.alerts", json.dumps({"alert_id": marker, "kind": "payout_discrepancy",
+                                                "severity": "high", "table_id": "T1", "round_id": "R1",
+                                                "message": "paid 36 for 35", "citation": "000 L35"}).encode())
+    prod.flush(10)
+    res = runner.invoke(app, ["alerts", "--format", "json"], env=env)
+    assert res.exit_code == 0, res.output
+    alerts = [json.loads(x) for x in res.stdout.splitlines()]
+    assert alerts[-1]["alert_id"] == marker  # everything on the topic, oldest first, then stops
+    res = runner.invoke(app, ["alerts", "--format", "text"], env={**env, "COLUMNS": "200"})
+    assert res.exit_code == 0
+    assert "payout_discrepancy" in res.stdout and "000 L35" in res.stdout
+
+
+def test_alerts_on_an_unreachable_broker_fails_with_the_reason():
+    res = runner.invoke(app, ["alerts", "--timeout", "2"], env={"PITWATCH_KAFKA_BOOTSTRAP": "127.0.0.1:1"})
+    assert res.exit_code == 1
+    assert "cannot read metadata from 127.0.0.1:1" in res.stderr
