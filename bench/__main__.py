@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 
-from pitwatch.streams.app import read_status, stop_worker
+from pitwatch.streams.app import read_status, start_worker, stop_worker
 
 
 def _rss_mb(who=resource.RUSAGE_SELF) -> float:
@@ -65,12 +62,6 @@ def bench_engine(path: Path, repeat: int) -> dict:
             "ratio_vs_json_loads": (n / best) / (n / best_base), "rss_mb": _rss_mb()}
 
 
-def _start_worker(bootstrap: str, wh: str, status: Path, log: Path) -> subprocess.Popen:
-    env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=wh)
-    return subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
-                            env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-
-
 def bench_baseline_consume(bootstrap: str, topic: str, n: int) -> float:
     from confluent_kafka import Consumer
 
@@ -99,7 +90,7 @@ def bench_pipeline(path: Path, work: Path) -> dict:
         n = produce_jsonl(path, broker.bootstrap, TOPIC_EVENTS)
         base = bench_baseline_consume(broker.bootstrap, TOPIC_EVENTS, n)
         status = work / "status.json"
-        proc = _start_worker(broker.bootstrap, f"chdb://{work / 'wh'}", status, work / "worker.log")
+        proc = start_worker(broker.bootstrap, f"chdb://{work / 'wh'}", status, work / "worker.log")
         try:
             first_t = first_n = None
             while True:
@@ -130,7 +121,7 @@ def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
     with LocalBroker(log_dir=work) as broker:
         broker.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=12)
         status = work / "status-lat.json"
-        proc = _start_worker(broker.bootstrap, f"chdb://{work / 'wh-lat'}", status, work / "worker-lat.log")
+        proc = start_worker(broker.bootstrap, f"chdb://{work / 'wh-lat'}", status, work / "worker-lat.log")
         try:
             # one consumer reads the alerts and, as the baseline, the events themselves
             # (produce->consume through the broker alone, same fetch wait as the worker)

@@ -32,6 +32,12 @@ def _fail(msg: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def _check_format(fmt: str) -> None:
+    """Exit with a usage error unless ``--format`` is ``text`` or ``json``."""
+    if fmt not in ("text", "json"):
+        _fail("--format must be text or json")
+
+
 def _parse_rates(items: list[str], no_faults: bool) -> dict[str, float]:
     from pitwatch.sim.base import DEFAULT_FAULT_RATES, FAULT_KINDS
 
@@ -160,8 +166,7 @@ def alerts(
     ones as they arrive (live view for the surveillance room; Ctrl-C to stop)."""
     from pitwatch.streams.tail import tail_alerts
 
-    if fmt not in ("text", "json"):
-        _fail("--format must be text or json")
+    _check_format(fmt)
     settings = _settings(bootstrap=bootstrap)
     try:
         for alert in tail_alerts(settings, follow=follow, timeout=timeout):
@@ -197,8 +202,7 @@ def replay_file(
     expected vs recorded settlement of every bet and the violations with citations."""
     from pitwatch.replay import item_to_json, render_item, replay_lines
 
-    if fmt not in ("text", "json"):
-        _fail("--format must be text or json")
+    _check_format(fmt)
     bad = rounds = flagged = 0
     with path.open("rb") as fh:
         for item in replay_lines(fh):
@@ -229,11 +233,9 @@ def replay_round_cmd(
     """Replay one round from the warehouse's raw events (auditor's disputed hand)."""
     from pitwatch.replay import item_to_json, render_item
     from pitwatch.replay.warehouse import replay_round
-
     from pitwatch.warehouse import WarehouseError
 
-    if fmt not in ("text", "json"):
-        _fail("--format must be text or json")
+    _check_format(fmt)
     settings = _settings(warehouse_url=warehouse)
     try:
         item = replay_round(settings.warehouse_url, table_id, round_id)

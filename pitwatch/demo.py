@@ -10,10 +10,7 @@ summary scored against the injected fault labels. Stops everything it started.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -23,7 +20,7 @@ from rich.table import Table
 
 from pitwatch.sim import labels_path_for, write_simulation
 from pitwatch.sim.base import DEFAULT_FAULT_RATES, score
-from pitwatch.streams.app import read_status, stop_worker
+from pitwatch.streams.app import read_status, start_worker, stop_worker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 PARTITIONS = 12
@@ -128,11 +125,9 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
         broker.create_topics([TOPIC_EVENTS], partitions=PARTITIONS)
         broker.create_topics([TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=PARTITIONS)
         console.print(f"broker (tansu, memory storage) on {broker.bootstrap}")
-        env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=broker.bootstrap, PITWATCH_WAREHOUSE=warehouse_url)
-        log = (data_dir / "worker.log").open("wb")
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status_path)],
-            env=env, stdout=log, stderr=subprocess.STDOUT)
+        worker_log = data_dir / "worker.log"
+        worker_log.unlink(missing_ok=True)
+        worker = start_worker(broker.bootstrap, warehouse_url, status_path, worker_log)
         try:
             t0 = time.monotonic()
             with progress() as p:
@@ -157,7 +152,6 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
             seconds = time.monotonic() - t0
         finally:
             stop_worker(worker)
-            log.close()
     summary = summarize(warehouse_url, labels)
     print_summary(console, summary, produced, seconds)
     (data_dir / "summary.json").write_text(json.dumps(

@@ -646,7 +646,6 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
     ``partitions`` is used when Faust has to create the topics; existing topics keep theirs
     (the changelog must have as many partitions as ``pitwatch.table-events``).
     """
-
     if output not in ("confluent", "faust"):
         raise ValueError(f"output must be 'confluent' or 'faust', not {output!r}")
     if processor_factory is None:
@@ -743,6 +742,20 @@ def read_status(path: str | os.PathLike[str]) -> dict[str, Any]:
         return json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return {}
+
+
+def start_worker(bootstrap: str, warehouse_url: str, status_path: str | os.PathLike[str],
+                 log_path: str | os.PathLike[str]) -> Any:
+    """Start ``pitwatch worker`` in a subprocess on ``bootstrap`` with ``warehouse_url``,
+    writing its status file to ``status_path`` and appending its output to ``log_path``.
+    Returns the ``subprocess.Popen``; stop it with :func:`stop_worker`."""
+    import subprocess
+
+    env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=warehouse_url)
+    with open(log_path, "ab") as log:  # the child keeps its own descriptor
+        return subprocess.Popen(
+            [sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status_path)],
+            env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def stop_worker(proc: Any, timeout: float = 30.0) -> None:

@@ -8,7 +8,6 @@ The oracle is the offline replay of the same file through the rules engine
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
 from pitwatch.streams.app import read_status, stop_worker
+from pitwatch.streams.app import start_worker as spawn_worker
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 from pitwatch.streams.producer import produce_events, produce_jsonl
@@ -80,10 +80,7 @@ def server_db(clickhouse_server):
 def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:
     status = workdir / f"{name}-status.json"
     status.unlink(missing_ok=True)
-    env = dict(os.environ, PITWATCH_KAFKA_BOOTSTRAP=bootstrap, PITWATCH_WAREHOUSE=warehouse)
-    log = (workdir / f"{name}.log").open("ab")
-    proc = track(subprocess.Popen([sys.executable, "-m", "pitwatch", "worker", "--status-file", str(status)],
-                                  env=env, stdout=log, stderr=subprocess.STDOUT))
+    proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log"))
     return proc, status
 
 
