@@ -112,9 +112,9 @@ def test_invalid_messages_are_rejected_with_raw_bytes_and_reason(lines):
 
 def test_stored_state_resumes_in_a_fresh_process(lines, tmp_path):
     """The batch engine runs in a child process that starts with nothing imported: a table
-    state stored by one process (pickled TableAuditor) must resume in another, whose first use
-    of the rules is that unpickled state (the game registry must load with the engine module)."""
-    import pickle
+    state stored by one process (a JSON snapshot) must resume in another, whose first use of
+    the rules is that loaded state (the game registry must load with the engine module)."""
+    import pickle  # only to ship the test's inputs to the child, never a table state
     import subprocess
     import sys
 

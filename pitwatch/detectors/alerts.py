@@ -25,6 +25,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.SPIN_DIRECTION: "medium",
     ViolationKind.SEQUENCE_GAP: "medium",
     ViolationKind.DUPLICATE_EVENT: "low",
+    ViolationKind.REJECTED_EVENT: "medium",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

@@ -1,7 +1,8 @@
 """The per-table auditor: sequence integrity + rules engine + per-round detectors.
 
-One :class:`TableAuditor` per table is the whole per-table state of the pipeline (the stream
-processor keeps it, pickled, in a Faust table) and of a file replay.
+One :class:`TableAuditor` per table is the whole per-table state of the pipeline and of a file
+replay. The stream processor stores it between batches in the versioned snapshot format of
+:mod:`pitwatch.detectors.snapshot` (never pickled).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
 from pitwatch.detectors.sequence import APPLY, SequenceChecker
-from pitwatch.rules.base import RoundVerdict, Violation
-from pitwatch.rules.engine import TableEngine
+from pitwatch.rules.base import RoundVerdict, RuleError, Violation, ViolationKind
+from pitwatch.rules.engine import ENGINE_CITATION, TableEngine
 
 
 @dataclass
@@ -31,15 +32,32 @@ NOTHING = AuditOutput()
 class TableAuditor:
     """Sequence checker and rules engine of one table.
 
-    ``last_offset`` is the offset (in its partition) of the last event applied; the stream
-    processor uses it to skip redelivered messages after a crash without re-flagging them.
+    ``positions`` maps an input position ``"topic:partition"`` to the offset of the last
+    event of this table applied from it; the stream processor uses it to skip messages
+    redelivered after a crash without re-flagging them (:meth:`already_applied`).
     """
 
     def __init__(self, table_id: str):
         self.table_id = table_id
         self.sequence = SequenceChecker()
         self.engine = TableEngine(table_id)
-        self.last_offset = -1
+        self.positions: dict[str, int] = {}
+
+    def already_applied(self, position: str, offset: int, seq: int) -> bool:
+        """Whether the message at ``offset`` of ``position`` (``"topic:partition"``) carrying
+        an event with ``seq`` was applied before (a redelivery after a crash).
+
+        Both must hold: the offset is not after the last one applied from that same
+        topic-partition, and the seq is not after the table's last seq. An offset from
+        another partition (the table's key moved: more partitions, a new topic) is never
+        taken as applied, and neither is a new seq at an old offset (a topic re-created)."""
+        last = self.positions.get(position)
+        return last is not None and offset <= last and seq <= self.sequence.last_seq
+
+    def mark_applied(self, position: str, offset: int) -> None:
+        """Remember ``offset`` as the last one applied from ``position``."""
+        if offset > self.positions.get(position, -1):
+            self.positions[position] = offset
 
     def _alert(self, v: Violation, event: Any) -> Alert:
         ctx = self.engine.ctx
@@ -49,13 +67,16 @@ class TableAuditor:
             detected_at=event.occurred_at)
 
     def feed(self, event: Any) -> AuditOutput:
-        """Check and apply one event of this table (``seq`` order). Raises nothing for bad
-        sequencing: it becomes an alert or a rejection reason. Raises
-        :class:`pitwatch.rules.base.RuleError` only for events the engine cannot interpret
-        (e.g. an unknown ruleset), which the caller rejects."""
+        """Check and apply one event of this table (``seq`` order).
+
+        Bad sequencing becomes an alert (gap, duplicate) or a rejection reason (stale seq).
+        An event the rules reject (:class:`~pitwatch.rules.base.RuleError`) changes nothing
+        and becomes a ``rejected_event`` alert citing the rule. Any other exception is an
+        engine defect: the table is left as it was before the event and the exception
+        propagates (the caller quarantines the table)."""
         sv = self.sequence.check(event.event_id, event.seq)
         if sv is APPLY:
-            produced = self.engine.apply(event)
+            produced = self._apply(event)
             if not produced:
                 return NOTHING
             out = AuditOutput()
@@ -69,8 +90,17 @@ class TableAuditor:
             return out
         if not sv.apply:
             return out
-        self._collect(self.engine.apply(event), event, out)
+        self._collect(self._apply(event), event, out)
         return out
+
+    def _apply(self, event: Any) -> list[Any]:
+        try:
+            return self.engine.apply(event)
+        except RuleError as exc:
+            return [Violation(
+                ViolationKind.REJECTED_EVENT,
+                f"{event.type} (seq {event.seq}) rejected by the rules, table unchanged: {exc}",
+                exc.citation or ENGINE_CITATION, (str(event.event_id),))]
 
     def _collect(self, produced: list, event: Any, out: AuditOutput) -> None:
         for item in produced:

@@ -19,7 +19,14 @@ RULESETS_DIR = Path(__file__).parent / "rulesets"
 
 
 class RuleError(ValueError):
-    """An event the engine cannot interpret (unknown ruleset, malformed spot...)."""
+    """An event the rules reject (unknown ruleset, a ruleset of another game, a table option
+    the law does not allow...). The engine leaves the table unchanged; the event is evidence
+    and becomes a ``rejected_event`` violation citing ``citation`` (the rule broken, or the
+    engine's own contract when no regulation applies)."""
+
+    def __init__(self, message: str, citation: str = ""):
+        super().__init__(message)
+        self.citation = citation
 
 
 # --------------------------------------------------------------------------- rulesets
@@ -114,11 +121,12 @@ class ViolationKind:
     PROCEDURE = "procedure"
     SEQUENCE_GAP = "sequence_gap"
     DUPLICATE_EVENT = "duplicate_event"
+    REJECTED_EVENT = "rejected_event"
 
     ALL: ClassVar[tuple[str, ...]] = (
         PAYOUT_DISCREPANCY, UNKNOWN_BET_SETTLED, BET_BELOW_MINIMUM, BET_ABOVE_MAXIMUM,
         INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
-        PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT,
+        PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT, REJECTED_EVENT,
     )
 
 

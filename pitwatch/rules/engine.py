@@ -68,14 +68,25 @@ class TableEngine:
     ``apply(event)`` returns a list of :class:`RoundVerdict` (one at each ``round_ended``)
     and table-level :class:`Violation` objects. Events must be fed in ``seq`` order;
     sequence gaps and duplicates are the ingest stage's concern
-    (:mod:`pitwatch.detectors.sequence`). Picklable, so a stream processor can keep it in a
-    table with a changelog.
+    (:mod:`pitwatch.detectors.sequence`).
+
+    Applying an event is all or nothing: if the rules reject it (:class:`RuleError`) or the
+    engine fails on it (any exception), the table is left exactly as it was before the event
+    and the exception propagates. The engine keeps the table context as of the last quiet
+    point (no round open) and the events applied since; a failure rebuilds the state from
+    them. The same pair is the engine's persistent form (:meth:`snapshot`,
+    :meth:`from_snapshot`): a JSON-ready dict that holds the table context and the raw
+    events of the open round, never the internals of a game module.
     """
 
     def __init__(self, table_id: str):
         self.table_id = table_id
         self.ctx: TableContext | None = None
         self.open: _OpenRound | None = None
+        #: events received while the table has no valid ``table_opened`` (reported once)
+        self.unopened_events = 0
+        self._base: dict[str, Any] | None = None
+        self._pending: list[Any] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -84,12 +95,22 @@ class TableEngine:
             return ENGINE_CITATION
         return self.ctx.ruleset.data.get("citations", {}).get(key, ENGINE_CITATION)
 
+    def _unopened(self, event: Any) -> list[Any]:
+        """An event of a table with no valid ``table_opened``: one procedure violation for the
+        first such event, then only counted (nothing can be judged without a ruleset)."""
+        self.unopened_events += 1
+        if self.unopened_events > 1:
+            return []
+        return [Violation(
+            ViolationKind.PROCEDURE,
+            f"{event.type} on table {self.table_id} before a valid table_opened: its events are "
+            "stored but not judged until the table is opened with a known ruleset",
+            ENGINE_CITATION, (str(event.event_id),))]
+
     def _start_round(self, event: Any, last: bool) -> list[Any]:
         out: list[Any] = []
         if self.ctx is None:
-            return [Violation(ViolationKind.PROCEDURE,
-                              f"round {event.round_id} on table {self.table_id} before table_opened",
-                              ENGINE_CITATION, (str(event.event_id),))]
+            return self._unopened(event)
         if self.open is not None:
             prev = self.open
             prev.violations.append(Violation(
@@ -151,7 +172,58 @@ class TableEngine:
     # ------------------------------------------------------------------ fold
 
     def apply(self, event: Any) -> list[Any]:
-        """Apply one event; returns the verdicts and table-level violations it completes."""
+        """Apply one event; returns the verdicts and table-level violations it completes.
+
+        All or nothing: on any exception (a :class:`RuleError` for an event the rules reject,
+        anything else for an engine defect) the state is rolled back to what it was before
+        ``event`` and the exception is re-raised.
+        """
+        if self._base is None:  # a quiet point: the state to rebuild from on failure
+            self._base = self._quiet_state()
+        try:
+            out = self._apply(event)
+        except BaseException:
+            self._rebuild(self._base, self._pending)
+            raise
+        if self.open is None:
+            self._base = None
+            self._pending = []
+        else:
+            self._pending.append(event)
+        return out
+
+    def _quiet_state(self) -> dict[str, Any]:
+        return {"ctx": None if self.ctx is None else self.ctx.to_dict(),
+                "unopened_events": self.unopened_events}
+
+    def _rebuild(self, base: dict[str, Any], pending: list[Any]) -> None:
+        """Reset to ``base`` (a :meth:`_quiet_state`) and re-apply ``pending`` (their outputs
+        were already emitted once and are discarded)."""
+        self.ctx = None if base["ctx"] is None else TableContext.from_dict(base["ctx"])
+        self.unopened_events = int(base["unopened_events"])
+        self.open = None
+        self._base = None
+        self._pending = []
+        for ev in pending:
+            self.apply(ev)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The engine's state as a JSON-ready dict: ``{"base": quiet state, "pending": [event
+        dicts of the open round, in order]}``. Events are given as pydantic ``model_dump(mode=
+        "json")`` dicts. Inverse: :meth:`from_snapshot`."""
+        base = self._base if self._base is not None else self._quiet_state()
+        return {"base": base, "pending": [ev.model_dump(mode="json") for ev in self._pending]}
+
+    @classmethod
+    def from_snapshot(cls, table_id: str, snap: dict[str, Any], parse: Any) -> "TableEngine":
+        """Rebuild an engine from :meth:`snapshot`. ``parse(dict) -> event`` validates each
+        pending event (the schema layer's adapter). Raises :class:`RuleError` for an unknown
+        ruleset and whatever ``parse`` raises for a malformed event."""
+        eng = cls(table_id)
+        eng._rebuild(snap["base"], [parse(d) for d in snap["pending"]])
+        return eng
+
+    def _apply(self, event: Any) -> list[Any]:
         t = event.type
         eid = str(event.event_id)
         out: list[Any] = []
@@ -166,6 +238,7 @@ class TableEngine:
                     ENGINE_CITATION, (eid,)))
                 out.append(self._close_round(event))
             carry = self.ctx.carry if self.ctx is not None and self.ctx.ruleset.id == ruleset.id else {}
+            self.unopened_events = 0
             self.ctx = TableContext(
                 casino_id=event.casino_id, table_id=self.table_id, game=event.game.value,
                 ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
@@ -176,7 +249,7 @@ class TableEngine:
 
         if event.round_id is None:
             if self.ctx is None:
-                return [Violation(ViolationKind.PROCEDURE, f"{t} before table_opened", ENGINE_CITATION, (eid,))]
+                return self._unopened(event)
             if t == "dealer_assigned":
                 self.ctx.dealer_id = event.dealer_id
             elif t == "limits_changed":
@@ -275,6 +348,6 @@ def total_at_risk(checks: Iterable[BetCheck]) -> Decimal:
 
 
 # The game modules register themselves with ``register_game`` (defined above) when imported.
-# Importing them here, at the end, means any use of this module (a new TableEngine, or a
-# pickled one loaded in a fresh process, which skips __init__) finds every game registered.
+# Importing them here, at the end, means any use of this module (a new TableEngine, or one
+# rebuilt from a snapshot in a fresh process) finds every game registered.
 from pitwatch.rules import baccarat, blackjack, roulette  # noqa: E402,F401

@@ -9,11 +9,19 @@ are interpreted, the expected settlement of each bet, and the procedure checks o
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, Ruleset, Violation
+from pitwatch.rules.base import (
+    Bet,
+    ExpectedSettlement,
+    RecordedSettlement,
+    Ruleset,
+    Violation,
+    load_ruleset,
+)
 from pitwatch.schemas.money import ZERO
 
 
@@ -24,7 +32,8 @@ class TableContext:
     ``min_bet``/``max_bet`` are the table limits in euros as opened or changed;
     ``options`` are the ruleset options set by ``table_opened`` (strings);
     ``carry`` is owned by the game module for state that crosses rounds (imprisoned
-    roulette bets, previous spin direction, shoe state); it must hold only picklable data.
+    roulette bets, previous spin direction, shoe state); it must hold only JSON types (str, int,
+    bool, None, lists, dicts; money as strings), because it is stored in the table snapshot.
     """
 
     casino_id: str
@@ -43,17 +52,26 @@ class TableContext:
             return self.options[name]
         return self.ruleset.data.get("options", {}).get(name, default)
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["ruleset"] = self.ruleset.id
-        return state
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form of the context (money as strings; ``carry`` must already hold only
+        JSON types: str, int, bool, None, lists and dicts of them). Inverse of :meth:`from_dict`."""
+        return {
+            "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
+            "ruleset_id": self.ruleset.id, "min_bet": str(self.min_bet), "max_bet": str(self.max_bet),
+            "options": dict(self.options), "dealer_id": self.dealer_id,
+            "carry": copy.deepcopy(self.carry),
+        }
 
-    def __setstate__(self, state: dict) -> None:
-        from pitwatch.rules.base import load_ruleset
-
-        state = dict(state)
-        state["ruleset"] = load_ruleset(state["ruleset"])
-        self.__dict__.update(state)
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TableContext":
+        """Rebuild a context from :meth:`to_dict`. Raises :class:`~pitwatch.rules.base.RuleError`
+        if its ruleset is unknown."""
+        return cls(
+            casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
+            ruleset=load_ruleset(d["ruleset_id"]), min_bet=Decimal(d["min_bet"]),
+            max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
+            carry=copy.deepcopy(d["carry"]),
+        )
 
 
 class GameRound:

@@ -30,7 +30,7 @@ stake S either comes back as a half-back refund of ``S/2^k`` or stays in prison 
 amount back, no winnings) if its chance wins, lost if it loses, or hit by another zero. On the
 last spin of a session (``round_started.last_of_session``) a zero forces the refund. State that
 crosses rounds lives in ``ctx.carry``: ``"prisoners"`` (bet_id -> dict with ``player_id``,
-``spot``, ``initial`` (Decimal euros), ``zeros`` (int), ``round_id``, ``event_id``) and
+``spot``, ``initial`` (euros as a string), ``zeros`` (int), ``round_id``, ``event_id``) and
 ``"last_direction"`` (direction of the previous wheel spin of the session, or absent).
 """
 
@@ -532,7 +532,7 @@ class RouletteRound(GameRound):
             for bet in self.bets.values():
                 if bet.spot in SIMPLE_CHANCES and self._zero_fate(bet.bet_id, bet.stake, 1) == "en_prison":
                     new[bet.bet_id] = {"bet_id": bet.bet_id, "player_id": bet.player_id, "spot": bet.spot,
-                                       "initial": bet.stake, "zeros": 1, "round_id": self.round_id,
+                                       "initial": str(bet.stake), "zeros": 1, "round_id": self.round_id,
                                        "event_id": bet.event_id}
             for bid, p in self.prisoners.items():
                 k = int(p["zeros"]) + 1

@@ -6,15 +6,20 @@ Stages, in order, for each message of a batch:
 1. **ingest**: parse and validate the JSON event (pydantic). Invalid bytes become a
    ``pitwatch.rejected`` message holding the raw bytes (base64, plus a text preview) and the
    reason: nothing is dropped silently.
-2. **sequence**: per table, skip redelivered messages (offset already applied: at-least-once
-   delivery after a crash), flag duplicates and gaps, reject stale ``seq``.
+2. **sequence**: per table, skip redelivered messages (offset already applied from the same
+   topic-partition and seq already seen: at-least-once delivery after a crash), flag
+   duplicates and gaps, reject stale ``seq``.
 3. **rounds**: fold the event into the table's rules engine; finished rounds yield
-   settlements (expected vs recorded, per bet) and alerts.
+   settlements (expected vs recorded, per bet) and alerts. An event the rules reject is
+   stored and becomes a ``rejected_event`` alert; it changes no state. An event on which the
+   engine fails unexpectedly (a defect) goes to ``pitwatch.rejected`` with the exception's
+   summary, and the table is left as it was before it.
 4. the caller produces the messages, sinks the rows idempotently (deterministic ids) and
    stores the states, then commits the offsets.
 
-Per-table state is a pickled :class:`~pitwatch.detectors.auditor.TableAuditor`, loaded once
-per batch per table through ``load_state`` and returned in :attr:`BatchResult.states`.
+Per-table state is a :class:`~pitwatch.detectors.auditor.TableAuditor` stored as a versioned
+JSON snapshot (:mod:`pitwatch.detectors.snapshot`), loaded once per batch per table through
+``load_state`` and returned in :attr:`BatchResult.states`.
 """
 
 from __future__ import annotations
@@ -22,14 +27,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import pickle
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
 from pitwatch.detectors.alerts import settlement_rows
 from pitwatch.detectors.auditor import TableAuditor
-from pitwatch.rules.base import RuleError
+from pitwatch.detectors.snapshot import StateError, dump_state, load_state
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
 TOPIC_EVENTS = "pitwatch.table-events"
@@ -132,6 +136,7 @@ class BatchProcessor:
         res = BatchResult()
         now = self.clock().replace(microsecond=0)
         auditors: dict[str, TableAuditor] = {}
+        unreadable: dict[str, str] = {}  # table -> why its stored state cannot be loaded
         msgs = res.messages
         rows = res.rows
         for m in batch:
@@ -144,17 +149,29 @@ class BatchProcessor:
             tid = event.table_id
             aud = auditors.get(tid)
             if aud is None:
+                if tid in unreadable:
+                    self._reject(res, m, unreadable[tid], now)
+                    continue
                 blob = self.load_state(tid)
-                aud = pickle.loads(blob) if blob else TableAuditor(tid)
+                try:
+                    aud = load_state(blob) if blob else TableAuditor(tid)
+                except StateError as exc:
+                    # the stored state is kept as it is (never overwritten) and every event of
+                    # the table is rejected, with its bytes, until a release can read it
+                    unreadable[tid] = f"table {tid} held: its stored state cannot be loaded ({exc})"
+                    self._reject(res, m, unreadable[tid], now)
+                    continue
                 auditors[tid] = aud
-            if m.offset <= aud.last_offset:
+            position = f"{self.topic}:{m.partition}"
+            if aud.already_applied(position, m.offset, event.seq):
                 res.skipped += 1  # redelivered after a crash: already applied
                 continue
-            aud.last_offset = m.offset
+            aud.mark_applied(position, m.offset)
             try:
                 out = aud.feed(event)
-            except RuleError as exc:
-                self._reject(res, m, str(exc), now)
+            except Exception as exc:  # an engine defect: the table is unchanged (all or nothing)
+                self._reject(res, m, f"engine error on {event.type} of table {tid}: "
+                             f"{type(exc).__name__}: {exc}", now)
                 continue
             if out.rejected is not None:
                 self._reject(res, m, out.rejected, now)
@@ -173,7 +190,7 @@ class BatchProcessor:
                     body["trigger_event_id"] = trigger  # the event whose processing raised it
                     msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
         for tid, aud in auditors.items():
-            res.states[tid] = pickle.dumps(aud, protocol=pickle.HIGHEST_PROTOCOL)
+            res.states[tid] = dump_state(aud)
         return res
 
     def _reject(self, res: BatchResult, m: InMessage, reason: str, now: datetime) -> None:

@@ -618,12 +618,17 @@ def test_invalid_table_options_reported():
     assert [x.kind for x in s.table_violations] == [VK.PROCEDURE, VK.PROCEDURE]
 
 
-def test_engine_state_survives_pickle():
-    """ctx.carry (prisoners, last direction) is picklable, as the stream processor needs."""
-    import pickle
+def test_engine_state_survives_its_snapshot():
+    """ctx.carry (prisoners, last direction) goes through the engine's JSON snapshot, as the
+    stream processor needs."""
+    import json
+
+    from pitwatch.schemas.events import EVENT_ADAPTER
+
     s = RouletteScript()
     s.spin([("B1", "red", "10")], number=0, decisions=[("B1", "en_prison")])
-    s.engine = pickle.loads(pickle.dumps(s.engine))
+    snap = json.loads(json.dumps(s.engine.snapshot()))
+    s.engine = type(s.engine).from_snapshot(s.table_id, snap, EVENT_ADAPTER.validate_python)
     assert settled(s.spin([], number=1)) == {"B1": ("released", D("10.00"))}
 
 

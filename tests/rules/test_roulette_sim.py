@@ -91,7 +91,7 @@ def test_sim_prisoner_tracking_matches_the_engine():
         eng = emit._r.engine
         if eng.ctx is not None and "prisoners" in eng.ctx.carry:
             ours = {b: (p["initial"], p["zeros"]) for b, p in table.state.get("prisoners", {}).items()}
-            theirs = {b: (p["initial"], p["zeros"]) for b, p in eng.ctx.carry["prisoners"].items()}
+            theirs = {b: (Decimal(p["initial"]), p["zeros"]) for b, p in eng.ctx.carry["prisoners"].items()}
             seen.append(bool(ours))
             assert ours == theirs, round_id
         orig(table, round_id, emit, faults)

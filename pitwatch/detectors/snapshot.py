@@ -1,0 +1,156 @@
+"""The stored form of a table's state: a versioned JSON snapshot of a :class:`TableAuditor`.
+
+The stream processor keeps one snapshot per table in its state store (a Faust table whose
+changelog is a Kafka topic), so the format outlives any one release of pitwatch. It is plain
+JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
+an attribute to a class still reads every snapshot written before.
+
+Format, ``state_version`` 1 (UTF-8 JSON object)::
+
+    {
+      "state_version": 1,
+      "table_id": "RF-01",
+      "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
+      "sequence": {"last_seq": 2204,                          # per-table seq integrity
+                   "recent": [["<event_id>", 2203], ...]},    # recent ids, oldest first (<= 2048)
+      "engine": {
+        "base": {                                             # the table at the last quiet point
+          "ctx": null | {"casino_id": ..., "table_id": ..., "game": ..., "ruleset_id": ...,
+                         "min_bet": "10.00", "max_bet": "2000.00", "options": {...},
+                         "dealer_id": "D-07" | null,
+                         "carry": {...game state across rounds, JSON types only...}},
+          "unopened_events": 0},
+        "pending": [{...event as JSON...}, ...]               # events applied since, in order
+      }
+    }
+
+The open round is not stored as game-module internals: it is rebuilt on load by applying the
+``pending`` events again (the rules engine is pure, so the result is the same round).
+
+Versioning: :data:`STATE_VERSION` is the version written. Every older version has an
+upcaster in :data:`UPCASTERS` (``N -> N+1``, a pure function over the decoded dict); loading
+applies them in turn. A snapshot of a newer version than this release knows, or one that fails
+validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
+releases, which every release must load.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pitwatch.detectors.auditor import TableAuditor
+from pitwatch.detectors.sequence import SequenceChecker
+from pitwatch.rules.base import RuleError
+from pitwatch.rules.engine import TableEngine
+from pitwatch.schemas.events import EVENT_ADAPTER
+
+STATE_VERSION = 1
+
+
+class StateError(ValueError):
+    """A stored table state that cannot be loaded (malformed, unknown version, unknown ruleset)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SequenceState(_Strict):
+    """:class:`~pitwatch.detectors.sequence.SequenceChecker` state."""
+
+    last_seq: int = Field(ge=0)
+    recent: list[tuple[str, int]]
+
+
+class EngineBase(_Strict):
+    """The table at its last quiet point (no round open)."""
+
+    ctx: dict[str, Any] | None
+    unopened_events: int = Field(ge=0)
+
+
+class EngineState(_Strict):
+    """:meth:`~pitwatch.rules.engine.TableEngine.snapshot`."""
+
+    base: EngineBase
+    pending: list[dict[str, Any]]
+
+
+class TableStateV1(_Strict):
+    """Snapshot format version 1 (see the module docstring)."""
+
+    state_version: int = Field(ge=1, le=1)
+    table_id: str
+    positions: dict[str, int]
+    sequence: SequenceState
+    engine: EngineState
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""``version -> function`` turning a decoded snapshot of that version into the next version."""
+
+
+def dump_state(aud: TableAuditor) -> bytes:
+    """Serialize ``aud`` to snapshot bytes (current :data:`STATE_VERSION`)."""
+    doc = {
+        "state_version": STATE_VERSION,
+        "table_id": aud.table_id,
+        "positions": aud.positions,
+        "sequence": {"last_seq": aud.sequence.last_seq,
+                     "recent": [[k, v] for k, v in aud.sequence.recent.items()]},
+        "engine": aud.engine.snapshot(),
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def upcast(doc: dict[str, Any]) -> dict[str, Any]:
+    """Bring a decoded snapshot of any known version to :data:`STATE_VERSION`.
+
+    Raises :class:`StateError` for a missing, unknown or future version."""
+    version = doc.get("state_version")
+    if not isinstance(version, int) or version < 1:
+        raise StateError(f"table state has no valid state_version: {version!r}")
+    if version > STATE_VERSION:
+        raise StateError(f"table state version {version} is newer than this release reads ({STATE_VERSION})")
+    while version < STATE_VERSION:
+        step = UPCASTERS.get(version)
+        if step is None:
+            raise StateError(f"no upcaster from table state version {version}")
+        doc = step(doc)
+        version = doc["state_version"]
+    return doc
+
+
+def load_state(raw: bytes) -> TableAuditor:
+    """Rebuild a :class:`TableAuditor` from snapshot bytes of any known version.
+
+    Raises :class:`StateError` if the bytes are not a valid snapshot, name an unknown ruleset,
+    or hold a pending event that no longer validates."""
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise StateError(f"table state is not JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise StateError("table state is not a JSON object")
+    try:
+        state = TableStateV1.model_validate(upcast(doc))
+    except ValidationError as exc:
+        raise StateError(f"table state does not match version {STATE_VERSION}: {exc.errors()[:3]}") from None
+    aud = TableAuditor(state.table_id)
+    aud.positions = dict(state.positions)
+    seqc = SequenceChecker()
+    seqc.last_seq = state.sequence.last_seq
+    seqc.recent = {k: v for k, v in state.sequence.recent}
+    aud.sequence = seqc
+    try:
+        aud.engine = TableEngine.from_snapshot(
+            state.table_id, state.engine.model_dump(), EVENT_ADAPTER.validate_python)
+    except (RuleError, ValidationError) as exc:
+        raise StateError(f"table state of {state.table_id} cannot be rebuilt: {exc}") from None
+    except Exception as exc:  # an engine defect while re-applying the open round
+        raise StateError(f"table state of {state.table_id} cannot be rebuilt: "
+                         f"{type(exc).__name__}: {exc}") from exc
+    return aud

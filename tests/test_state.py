@@ -1,0 +1,291 @@
+"""Table state: a versioned JSON snapshot (no pickle), all-or-nothing event application, and
+applied positions kept per topic-partition.
+
+Expected figures are written out from the regulation (Galicia, 000_e1555249d49967be.txt):
+a dozen pays 2 to 1 (L147-L149), a simple chance in prison is released without winnings when
+its chance wins (L125-L127), and the wheel turns the other way at every spin (L183).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+import zlib
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from pitwatch.detectors.auditor import TableAuditor
+from pitwatch.detectors.snapshot import STATE_VERSION, StateError, dump_state, load_state
+from pitwatch.rules.base import RoundVerdict
+from pitwatch.schemas.events import parse_event
+from pitwatch.sim.base import TableSpec, simulate
+from pitwatch.streams.processor import BatchProcessor, InMessage
+
+FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
+D = Decimal
+
+
+class Events:
+    """Builds events of one table with consecutive seq (the fixture's numbering)."""
+
+    def __init__(self, table_id: str = "RF-FIX", game: str = "french_roulette", seq: int = 0):
+        self.table_id, self.game, self.seq = table_id, game, seq
+        self.t0 = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+
+    def __call__(self, type: str, round_id: str | None = None, actor=("dealer", "D-1"), **payload):
+        return parse_event(self.raw(type, round_id, actor, **payload))
+
+    def raw(self, type: str, round_id: str | None = None, actor=("dealer", "D-1"), **payload) -> bytes:
+        self.seq += 1
+        return json.dumps({
+            "event_id": str(uuid.UUID(int=self.seq + 0x1000 * (self.table_id != "RF-FIX"))),
+            "casino_id": "gal-test", "table_id": self.table_id, "game": self.game, "seq": self.seq,
+            "round_id": round_id, "occurred_at": (self.t0 + timedelta(seconds=self.seq)).isoformat(),
+            "actor": {"role": actor[0], "id": actor[1]}, "type": type, **payload}).encode()
+
+
+def feed_all(aud: TableAuditor, events) -> tuple[list[RoundVerdict], list]:
+    verdicts, alerts = [], []
+    for e in events:
+        out = aud.feed(e)
+        verdicts += out.verdicts
+        alerts += out.alerts
+    return verdicts, alerts
+
+
+def settled(v: RoundVerdict) -> dict[str, tuple[str, Decimal]]:
+    return {c.expected.bet_id: (c.expected.outcome, c.expected.returned) for c in v.checks}
+
+
+# ----------------------------------------------------------------------------- the format
+
+
+def test_release_0_1_snapshot_loads_and_resumes_the_open_round():
+    """A snapshot written by release 0.1 (state_version 1) is loaded by this release and the
+    table goes on: B1 (red, 10.00, en prison since R1's zero) is released by a 5 (red) with
+    10.00 returned and no winnings (000 L125-L127); B3 on the first dozen, 20.00, wins 2 to 1:
+    60.00 returned (000 L147-L149)."""
+    aud = load_state(FIXTURE.read_bytes())
+    assert aud.table_id == "RF-FIX" and aud.sequence.last_seq == 14
+    assert aud.positions == {"pitwatch.table-events:3": 113}
+    ev = Events(seq=14)
+    verdicts, alerts = feed_all(aud, [
+        ev("bets_closed", "R2"), ev("wheel_spun", "R2", direction="counterclockwise"),
+        ev("ball_landed", "R2", number=5),
+        ev("settlement_recorded", "R2", bet_id="B1", outcome="released", returned="10.00"),
+        ev("settlement_recorded", "R2", bet_id="B3", outcome="win", returned="60.00"),
+        ev("round_ended", "R2")])
+    assert alerts == []
+    assert settled(verdicts[0]) == {"B3": ("win", D("60.00")), "B1": ("released", D("10.00"))}
+
+
+def test_snapshot_carries_the_wheel_direction_000_L183():
+    """The previous spin's direction survives the snapshot: spinning clockwise again (R1 was
+    clockwise) is a spin_direction violation (000 L183)."""
+    aud = load_state(FIXTURE.read_bytes())
+    ev = Events(seq=14)
+    _, alerts = feed_all(aud, [
+        ev("bets_closed", "R2"), ev("wheel_spun", "R2", direction="clockwise"),
+        ev("ball_landed", "R2", number=5), ev("round_ended", "R2")])
+    assert [a.kind for a in alerts if a.kind != "payout_discrepancy"] == ["spin_direction"]
+
+
+def test_snapshot_is_versioned_json_and_a_fixed_point():
+    raw = FIXTURE.read_bytes()
+    doc = json.loads(raw)
+    assert doc["state_version"] == STATE_VERSION == 1
+    again = dump_state(load_state(raw))
+    assert json.loads(again) == doc
+    assert dump_state(load_state(again)) == again
+
+
+@pytest.mark.parametrize("raw, why", [
+    (b"\x80\x04\x95", "not JSON"),                                   # a pickle
+    (b"[1, 2]", "not a JSON object"),
+    (b'{"table_id": "T"}', "no valid state_version"),
+    (b'{"state_version": 99}', "newer than this release"),
+])
+def test_unreadable_states_raise_state_error(raw, why):
+    with pytest.raises(StateError, match=why):
+        load_state(raw)
+
+
+def test_unknown_field_or_unknown_ruleset_raise_state_error():
+    doc = json.loads(FIXTURE.read_bytes())
+    extra = dict(doc, surprise=1)
+    with pytest.raises(StateError, match="does not match"):
+        load_state(json.dumps(extra).encode())
+    doc["engine"]["base"]["ctx"]["ruleset_id"] = "french_roulette.atlantis"
+    with pytest.raises(StateError, match="unknown ruleset"):
+        load_state(json.dumps(doc).encode())
+
+
+# ----------------------------------------------------------------------------- resume anywhere
+
+
+@pytest.fixture(scope="module")
+def evening() -> list[bytes]:
+    specs = [
+        TableSpec("RF-1", "c", "french_roulette", "french_roulette.galicia", D("5.00"), D("900.00")),
+        TableSpec("BJ-1", "c", "blackjack", "blackjack.andalucia", D("10.00"), D("1000.00")),
+        TableSpec("PB-1", "c", "punto_banca", "punto_banca.asturias", D("20.00"), D("2000.00")),
+    ]
+    events, _ = simulate(specs, hours=0.25, seed=11, fault_rates={
+        "wrong_payout": 0.1, "late_bet": 0.05, "over_limit_bet": 0.05, "dealer_misdraw": 0.05,
+        "illegal_decision": 0.05, "spin_direction": 0.05})
+    return [json.dumps(e).encode() for e in events]
+
+
+def ids(verdicts, alerts) -> tuple[list, list]:
+    return ([(v.round_id, settled(v)) for v in verdicts], sorted(a.alert_id for a in alerts))
+
+
+@pytest.mark.parametrize("table", ["RF-1", "BJ-1", "PB-1"])
+def test_a_table_resumed_from_its_snapshot_after_any_event_judges_the_same(evening, table):
+    """Cut one table's stream after every 7th event, store the snapshot, load it and go on:
+    the verdicts and alert ids equal those of one uninterrupted pass."""
+    events = [parse_event(ln) for ln in evening if json.loads(ln)["table_id"] == table]
+    want = ids(*feed_all(TableAuditor(table), events))
+    for cut in range(1, len(events), 7):
+        aud = TableAuditor(table)
+        v1, a1 = feed_all(aud, events[:cut])
+        aud = load_state(dump_state(aud))
+        v2, a2 = feed_all(aud, events[cut:])
+        assert ids(v1 + v2, a1 + a2) == want, f"cut after event {cut}"
+
+
+# ----------------------------------------------------------------------------- all or nothing
+
+
+def test_an_engine_failure_leaves_the_table_as_before(evening, monkeypatch):
+    """A defect that raises half-way through applying an event (after mutating the round)
+    leaves the table exactly as before the event: the snapshot is unchanged and the rest of
+    the evening is judged as if the event had never arrived."""
+    from pitwatch.rules.roulette import RouletteRound
+
+    events = [parse_event(ln) for ln in evening if json.loads(ln)["table_id"] == "RF-1"]
+    k = next(i for i, e in enumerate(events) if e.type == "ball_landed" and i > 40)
+    target = events[k].event_id
+    real = RouletteRound.on_event
+
+    def broken(self, event):
+        out = real(self, event)  # mutates the round (the number is set)
+        if event.event_id == target:
+            raise KeyError("boom")
+        return out
+
+    aud = TableAuditor("RF-1")
+    feed_all(aud, events[:k])
+    before = dump_state(aud)
+    monkeypatch.setattr(RouletteRound, "on_event", broken)
+    with pytest.raises(KeyError):
+        aud.engine.apply(events[k])
+    assert dump_state(aud) == before
+    monkeypatch.undo()
+
+    without = TableAuditor("RF-1")
+    feed_all(without, events[:k])
+    v_a, a_a = [], []
+    for e in events[k + 1:]:
+        out = aud.engine.apply(e)
+        v_a += [x for x in out if isinstance(x, RoundVerdict)]
+    v_b = []
+    for e in events[k + 1:]:
+        out = without.engine.apply(e)
+        v_b += [x for x in out if isinstance(x, RoundVerdict)]
+    assert [(v.round_id, settled(v), [x.kind for x in v.violations]) for v in v_a] == \
+        [(v.round_id, settled(v), [x.kind for x in v.violations]) for v in v_b]
+
+
+def test_processor_rejects_a_poison_event_and_serves_the_other_tables(evening, monkeypatch):
+    """An event on which the engine fails goes to pitwatch.rejected with the exception's
+    summary; the batch goes on for every other table and for the same table's next events."""
+    from pitwatch.rules.baccarat import PuntoBancaRound
+
+    msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(evening)]
+    victim = next(m for m in msgs if json.loads(m.value)["table_id"] == "PB-1"
+                  and json.loads(m.value)["type"] == "card_dealt")
+    target = json.loads(victim.value)["event_id"]
+    real = PuntoBancaRound.on_event
+
+    def broken(self, event):
+        if str(event.event_id) == target:
+            raise ZeroDivisionError("defect")
+        return real(self, event)
+
+    monkeypatch.setattr(PuntoBancaRound, "on_event", broken)
+    res = BatchProcessor({}.get).process(msgs)
+    rejected = res.rows["rejected"]
+    assert [r["offset"] for r in rejected] == [victim.offset]
+    assert "ZeroDivisionError: defect" in rejected[0]["reason"]
+    stored = {r["event_id"] for r in res.rows["events_raw"]}
+    assert target not in stored and len(stored) == len(msgs) - 1
+    assert {r["table_id"] for r in res.rows["settlements"]} == {"RF-1", "BJ-1", "PB-1"}
+
+
+def test_an_event_the_rules_reject_is_stored_flagged_once_and_changes_nothing():
+    """A table_opened naming an unknown ruleset is valid against the schema: it is stored in
+    events_raw, becomes one rejected_event alert, is not sent to pitwatch.rejected, and the
+    table's later events raise one procedure alert between them (not one each)."""
+    ev = Events("RF-X")
+    raws = [ev.raw("table_opened", actor=("pit_boss", "PB"), ruleset_id="french_roulette.atlantis",
+                   jurisdiction="atlantis", min_bet="5.00", max_bet="900.00", float_amount="0.00", options={})]
+    for t, payload in ([("round_started", {"last_of_session": False}),
+                                      ("bet_placed", {"bet_id": "B1", "player_id": "P", "spot": "red",
+                                                      "stake": "10.00"}),
+                                      ("bets_closed", {}), ("round_ended", {})]):
+        raws.append(ev.raw(t, "R1", **payload))
+    msgs = [InMessage(b"RF-X", r, 0, i) for i, r in enumerate(raws)]
+    res = BatchProcessor({}.get).process(msgs)
+    assert res.rows["rejected"] == []
+    assert len(res.rows["events_raw"]) == 5
+    kinds = [a["kind"] for a in res.rows["alerts"]]
+    assert kinds == ["rejected_event", "procedure"]
+    assert "unknown ruleset 'french_roulette.atlantis'" in res.rows["alerts"][0]["message"]
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def test_a_table_moved_to_another_partition_loses_nothing(evening):
+    """Half-way through the evening the table's key lands on another partition whose offsets
+    are lower (a topic re-created with more partitions): nothing is skipped, the result equals
+    one pass, and a redelivery of the moved half is still recognised and skipped."""
+    lines = [ln for ln in evening if json.loads(ln)["table_id"] == "RF-1"]
+    half = len(lines) // 2
+    first = [InMessage(b"RF-1", ln, 0, 5000 + i) for i, ln in enumerate(lines[:half])]
+    second = [InMessage(b"RF-1", ln, 1, i) for i, ln in enumerate(lines[half:])]
+    store: dict[str, bytes] = {}
+    proc = BatchProcessor(store.get)
+    got = []
+    for batch in (first, second, second):
+        res = proc.process(batch)
+        store.update(res.states)
+        got.append(res)
+    one = BatchProcessor({}.get).process([InMessage(b"RF-1", ln, 0, i) for i, ln in enumerate(lines)])
+    moved = got[0].rows["settlements"] + got[1].rows["settlements"]
+    assert sorted(r["settlement_id"] for r in moved) == sorted(r["settlement_id"] for r in one.rows["settlements"])
+    assert got[1].skipped == 0 and len(got[1].rows["events_raw"]) == len(second)
+    assert got[2].skipped == len(second) and got[2].rows["events_raw"] == []
+    state = json.loads(store["RF-1"])
+    assert state["positions"] == {"pitwatch.table-events:0": 5000 + half - 1,
+                                  "pitwatch.table-events:1": len(second) - 1}
+
+
+def test_partition_hash_is_irrelevant_to_the_verdicts(evening):
+    """The same events spread over 3 or 5 partitions give the same ids."""
+    def spread(n):
+        offsets = [0] * n
+        out = []
+        for ln in evening:
+            key = json.loads(ln)["table_id"].encode()
+            p = zlib.crc32(key) % n
+            out.append(InMessage(key, ln, p, offsets[p]))
+            offsets[p] += 1
+        return out
+    a = BatchProcessor({}.get).process(spread(3))
+    b = BatchProcessor({}.get).process(spread(5))
+    assert sorted(r["alert_id"] for r in a.rows["alerts"]) == sorted(r["alert_id"] for r in b.rows["alerts"])
