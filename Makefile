@@ -2,7 +2,8 @@
 # Debian packages when root). Stamp files under .venv/.stamps keep repeated runs fast.
 #
 #   make demo    run the embedded demo (local broker + Faust worker + chDB + simulator)
-#   make test    run the test suite (CI=true in the environment: unavailable servers fail, not skip)
+#   make test    ruff + mypy, then the test suite (CI=true: unavailable servers fail, not skip)
+#   make lint    only ruff + mypy
 #   make bench   run the benchmarks
 #   make setup   only the set-up
 #   make clean   remove the venv and generated data
@@ -18,13 +19,17 @@ STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
 APT_PACKAGES := clickhouse-server clickhouse-client kcat
 
-.PHONY: demo test bench setup sysdeps clean
+.PHONY: demo test lint bench setup sysdeps clean
 
 demo: setup
 	$(BIN)/pitwatch demo
 
-test: setup
+test: setup lint
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+lint: setup
+	$(BIN)/ruff check pitwatch tests bench
+	$(BIN)/mypy
 
 bench: setup $(STAMPS)/bench
 	$(BIN)/python -m bench

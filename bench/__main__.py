@@ -82,8 +82,8 @@ def bench_baseline_consume(bootstrap: str, topic: str, n: int) -> float:
 
 def bench_pipeline(path: Path, work: Path) -> dict:
     from pitwatch.streams.broker import LocalBroker
-    from pitwatch.streams.producer import produce_jsonl
     from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+    from pitwatch.streams.producer import produce_jsonl
 
     with LocalBroker(log_dir=work) as broker:
         broker.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=12)
@@ -113,7 +113,6 @@ def bench_pipeline(path: Path, work: Path) -> dict:
 
 def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
     from confluent_kafka import Consumer, Producer
-
     from pitwatch.streams.broker import LocalBroker
     from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
@@ -197,7 +196,8 @@ def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=36, help="simulated tables in the events file")
-    ap.add_argument("--hours", type=float, default=3.0, help="simulated hours (36 x 3 h: ~155k events, long enough that start-up does not dominate)")
+    ap.add_argument("--hours", type=float, default=3.0,
+                    help="simulated hours (36 x 3 h: ~155k events, long enough that start-up does not dominate)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--repeat", type=int, default=3, help="engine runs (best of)")
     ap.add_argument("--rate", type=float, default=1000.0, help="offered rate for the latency run")

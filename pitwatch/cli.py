@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -27,7 +27,7 @@ err = Console(stderr=True)
 DEFAULT_DATA = Path("pitwatch-data")
 
 
-def _fail(msg: str, code: int = 2) -> None:
+def _fail(msg: str, code: int = 2) -> NoReturn:
     err.print(f"[red]error:[/red] {msg}")
     raise typer.Exit(code)
 
@@ -70,10 +70,13 @@ def _progress():
 
 @schema_app.command("export")
 def schema_export(out_dir: Path = typer.Argument(..., help="Directory to write one JSON Schema per event type.")):
-    """Write the JSON Schema of every event type (``<type>.schema.json``) and of the union."""
+    """Write the JSON Schema of every event type (``<type>.schema.json``), of the union
+    (``event.schema.json``) and of every record kind of ``replay --format json``
+    (``replay-<kind>.schema.json``)."""
+    from pitwatch.replay.output import REPLAY_SCHEMAS
     from pitwatch.schemas.export import export_schemas
 
-    paths = export_schemas(out_dir)
+    paths = export_schemas(out_dir, extra=REPLAY_SCHEMAS)
     console.print(f"wrote {len(paths)} schemas to {out_dir}")
 
 
@@ -183,7 +186,7 @@ def _print_alert(alert: dict, fmt: str) -> None:
     if fmt == "json":
         print(json.dumps(alert), flush=True)
         return
-    sev = {"critical": "bold red", "high": "red", "medium": "yellow"}.get(alert.get("severity"), "dim")
+    sev = {"critical": "bold red", "high": "red", "medium": "yellow"}.get(str(alert.get("severity")), "dim")
     console.print(f"[{sev}]{alert.get('severity', ''):8}[/{sev}] {alert.get('detected_at', '')} "
                   f"{alert.get('table_id')} {alert.get('round_id')} [bold]{alert.get('kind')}[/bold] "
                   f"{alert.get('message')}  [dim]{alert.get('citation')}[/dim]")
@@ -192,61 +195,84 @@ def _print_alert(alert: dict, fmt: str) -> None:
 # ----------------------------------------------------------------------------------- replay
 
 
-@replay_app.command("file")
+def _replay_printer(fmt: str):
+    """A function printing one replay item on stdout: JSON lines or rich text."""
+    if fmt == "json":
+        from pitwatch.replay.output import json_lines
+
+        def out(item) -> None:
+            for line in json_lines(item):
+                print(line)
+        return out
+    from pitwatch.replay.text import render_item
+
+    return lambda item: render_item(console, item)
+
+
+def _replay_done(stats, fmt: str) -> None:
+    """Print the summary (last JSON line, and a line on stderr) and exit with the replay's
+    status: 0 clean, 1 violations, 2 invalid input."""
+    from pitwatch.replay.output import summary_record
+    from pitwatch.replay.text import render_summary
+
+    if fmt == "json":
+        print(summary_record(stats).model_dump_json(), flush=True)
+    render_summary(err, stats)
+    raise typer.Exit(stats.exit_status)
+
+
+REPLAY_EXIT_HELP = ("Exit status: 0 the input is valid and clean, 1 violations were found, 2 invalid input "
+                    "lines or a usage error.")
+
+
+@replay_app.command("file", epilog=REPLAY_EXIT_HELP)
 def replay_file(
-    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL events file."),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="JSONL events file."),
+    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
     only_violations: bool = typer.Option(False, "--only-violations", help="Show only rounds with violations."),
 ):
     """Replay a JSONL file through the rules engine (no Kafka, no ClickHouse): per round, the
-    expected vs recorded settlement of every bet and the violations with citations."""
-    from pitwatch.replay import item_to_json, render_item, replay_lines
+    expected vs recorded settlement of every bet and the violations with citations; every
+    invalid line with its reason; a summary."""
+    from pitwatch.replay import ReplayStats, replay_lines
 
     _check_format(fmt)
-    bad = rounds = flagged = 0
+    out = _replay_printer(fmt)
+    stats = ReplayStats()
     with path.open("rb") as fh:
-        for item in replay_lines(fh):
-            if item.error is not None:
-                bad += 1
-            if item.verdict is not None:
-                rounds += 1
-                flagged += bool(item.alerts)
+        for item in replay_lines(fh, stats=stats):
             if only_violations and item.verdict is not None and not item.alerts:
                 continue
-            if fmt == "json":
-                print(item_to_json(item))
-            else:
-                render_item(console, item)
-    err.print(f"{rounds} rounds replayed, {flagged} with violations, {bad} invalid line(s)")
-    if bad:
-        raise typer.Exit(1)
+            out(item)
+    _replay_done(stats, fmt)
 
 
-@replay_app.command("round")
+@replay_app.command("round", epilog=REPLAY_EXIT_HELP)
 def replay_round_cmd(
     table_id: str = typer.Argument(..., help="Table id, e.g. GAL-RF-01."),
     round_id: str = typer.Argument(..., help="Round id, e.g. GAL-RF-01-R00042."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
 ):
     """Replay one round from the warehouse's raw events (auditor's disputed hand)."""
-    from pitwatch.replay import item_to_json, render_item
+    from pitwatch.replay import ReplayStats
     from pitwatch.replay.warehouse import replay_round
     from pitwatch.warehouse import WarehouseError
 
     _check_format(fmt)
     settings = _settings(warehouse_url=warehouse)
+    stats = ReplayStats()
     try:
-        item = replay_round(settings.warehouse_url, table_id, round_id)
+        items = replay_round(settings.warehouse_url, table_id, round_id, stats=stats)
     except (WarehouseError, ValueError) as exc:
-        _fail(f"cannot read {settings.warehouse_url}: {exc}", 1)
-    if item is None:
-        _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse_url}", 1)
-    if fmt == "json":
-        print(item_to_json(item))
-    else:
-        render_item(console, item)
+        _fail(f"cannot read {settings.warehouse_url}: {exc}")
+    if items is None:
+        _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse_url}")
+    out = _replay_printer(fmt)
+    for item in items:
+        out(item)
+    _replay_done(stats, fmt)
 
 
 # ----------------------------------------------------------------------------------- demo

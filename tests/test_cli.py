@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from pitwatch.cli import app
-from pitwatch.replay import item_to_json, replay_lines
+from pitwatch.replay import replay_lines
+from pitwatch.replay.output import REPLAY_SCHEMAS, json_lines
 from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import EVENT_TYPES
+from typer.testing import CliRunner
 
 runner = CliRunner()
 
@@ -49,28 +50,34 @@ def test_simulate_refuses_a_bad_fault_rate(bad, tmp_path):
 
 def test_replay_file_json_gives_expected_and_recorded_settlement_of_every_bet(sim_file):
     res = runner.invoke(app, ["replay", "file", str(sim_file), "--format", "json"])
-    assert res.exit_code == 0, res.output
-    rounds = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{") and '"bets"' in x]
-    assert len(rounds) > 20
-    for r in rounds:
-        for b in r["bets"]:
-            exp, rec = b["expected"], b["recorded"]
-            # no settlement recorded (a lost stake just collected) nets 0 to the player
-            net = lambda s: Decimal(s["returned"]) - Decimal(s["commission"]) if s else 0  # noqa: E731
-            assert Decimal(b["discrepancy"]) == net(rec) - net(exp), b
-            assert ".txt L" in b["citation"] or "pitwatch" in b["citation"], b["citation"]
+    assert res.exit_code == 1, res.output  # the injected faults are violations
+    records = [json.loads(x) for x in res.stdout.splitlines()]
+    rounds = [r for r in records if r["kind"] == "round"]
+    bets = [r for r in records if r["kind"] == "settlement"]
+    assert len(rounds) > 20 and len(bets) == sum(r["bets"] for r in rounds)
+    for b in bets:
+        if b["recorded"]:
+            rec = Decimal(b["recorded_returned"]) - Decimal(b["recorded_commission"])
+            exp = Decimal(b["expected_returned"]) - Decimal(b["expected_commission"])
+            assert Decimal(b["discrepancy"]) == rec - exp, b
+        else:
+            assert b["recorded_outcome"] is b["recorded_returned"] is b["recorded_commission"] is None, b
+        assert ".txt L" in b["citation"] or "pitwatch" in b["citation"], b["citation"]
     # the injected wrong payouts show up as discrepancies with a citation
-    assert any(Decimal(b["discrepancy"]) != 0 for r in rounds for b in r["bets"])
+    assert any(Decimal(b["discrepancy"]) != 0 for b in bets)
+    assert records[-1]["kind"] == "summary" and records[-1]["exit_status"] == 1
 
 
 def test_replay_file_only_violations_keeps_flagged_rounds(sim_file):
     res = runner.invoke(app, ["replay", "file", str(sim_file), "--format", "json", "--only-violations"])
-    assert res.exit_code == 0
-    rounds = [json.loads(x) for x in res.stdout.splitlines() if '"bets"' in x]
+    assert res.exit_code == 1
+    records = [json.loads(x) for x in res.stdout.splitlines()]
+    rounds = [r for r in records if r["kind"] == "round"]
     assert rounds and all(r["violations"] for r in rounds)
+    assert records[-1]["rounds"] > len(rounds)  # the summary still counts every round
 
 
-def test_replay_file_names_each_bad_line_and_why_and_exits_1(sim_file, tmp_path):
+def test_replay_file_names_each_bad_line_and_why_and_exits_2(sim_file, tmp_path):
     lines = sim_file.read_text().splitlines()
     bad = tmp_path / "bad.jsonl"
     missing = json.loads(lines[2])
@@ -78,8 +85,8 @@ def test_replay_file_names_each_bad_line_and_why_and_exits_1(sim_file, tmp_path)
     bad.write_text("\n".join([lines[0], lines[1], "{not json", json.dumps(missing),
                               json.dumps({**json.loads(lines[3]), "type": "bogus"}), *lines[4:10]]) + "\n")
     res = runner.invoke(app, ["replay", "file", str(bad), "--format", "json"])
-    assert res.exit_code == 1
-    errors = {d["line"]: d["error"] for d in map(json.loads, res.stdout.splitlines()) if "error" in d}
+    assert res.exit_code == 2
+    errors = {d["line"]: d["reason"] for d in map(json.loads, res.stdout.splitlines()) if d["kind"] == "invalid_line"}
     assert set(errors) == {3, 4, 5}
     assert "JSON" in errors[3]
     assert "occurred_at" in errors[4]
@@ -102,8 +109,10 @@ def test_schema_export_writes_a_schema_per_event_type(tmp_path):
     res = runner.invoke(app, ["schema", "export", str(tmp_path / "schemas")])
     assert res.exit_code == 0, res.output
     written = {p.name for p in (tmp_path / "schemas").iterdir()}
-    assert len(written) == len(EVENT_TYPES) + 1  # and the union, event.schema.json
-    assert {"event.schema.json", "bet_placed.schema.json", "card_dealt.schema.json"} <= written
+    # and the union, event.schema.json, and the records of replay --format json
+    assert len(written) == len(EVENT_TYPES) + 1 + len(REPLAY_SCHEMAS)
+    assert {"event.schema.json", "bet_placed.schema.json", "card_dealt.schema.json",
+            "replay-round.schema.json", "replay-summary.schema.json"} <= written
 
 
 def test_replay_round_from_the_warehouse_equals_the_file_replay(sim_file, warehouse_url):
@@ -129,16 +138,18 @@ def test_replay_round_from_the_warehouse_equals_the_file_replay(sim_file, wareho
     v = wanted.verdict
     res = runner.invoke(app, ["replay", "round", v.table_id, v.round_id, "--warehouse", warehouse_url,
                               "--format", "json"])
-    assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout) == json.loads(item_to_json(wanted))
+    assert res.exit_code == (1 if wanted.alerts else 0), res.output
+    *lines, summary = res.stdout.splitlines()
+    assert lines == json_lines(dataclasses.replace(wanted, line=None))  # stored events have no file line
+    assert json.loads(summary)["rounds"] == 1
     missing = runner.invoke(app, ["replay", "round", v.table_id, "NO-SUCH-ROUND", "--warehouse", warehouse_url])
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert "not found" in missing.stderr
 
 
 def test_replay_round_on_a_bad_warehouse_url_says_so():
     res = runner.invoke(app, ["replay", "round", "T", "R", "--warehouse", "mysql://nowhere/db"])
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "cannot read mysql://nowhere/db" in res.stderr
 
 

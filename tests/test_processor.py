@@ -12,7 +12,6 @@ import zlib
 from decimal import Decimal
 
 import pytest
-
 from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim.base import TableSpec, simulate

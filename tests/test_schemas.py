@@ -1,12 +1,14 @@
 """The event contract: parsing, validation errors, canonical serialization, JSON Schema export."""
 
 import json
+import re
 import uuid
 from decimal import Decimal
+from typing import get_args
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from pitwatch.schemas.events import EVENT_TYPES, InvalidEvent, dump_event, parse_event, payload_of
 from pitwatch.schemas.export import export_schemas
 from pitwatch.schemas.money import round_cents
@@ -65,6 +67,84 @@ def test_card_codes_are_validated():
         parse_event(json.dumps(raw))
     raw["card"] = "TS"
     assert parse_event(json.dumps(raw)).card == "TS"
+
+
+def event(type, **payload):
+    raw = json.loads(bet())
+    for k in ("bet_id", "player_id", "spot", "stake"):
+        raw.pop(k)
+    return json.dumps({**raw, "type": type, **payload}).encode()
+
+
+# Well-formed codes that are not on any layout are valid events: the rules engine judges them
+# (invalid_bet), the schema checks the grammar only.
+@pytest.mark.parametrize("spot", ["split:1-5", "straight:37", "street:2-3-4", "column:0", "split:20-17",
+                                  "corner:1-2-3-4", "sixline:1-2-3-4-5-6", "dozens:1-3", "red", "main",
+                                  "punto", "banca", "tie"])
+def test_grammatical_spots_are_valid_events_even_off_the_layout(spot):
+    assert parse_event(bet(spot=spot)).spot == spot
+
+
+@pytest.mark.parametrize("spot, hint", [
+    ("stright:5", "did you mean 'straight:5'?"),
+    ("straight:07", "did you mean 'straight:7'?"),
+    ("straight:1 ", "did you mean 'straight:1'?"),
+    ("Red", "did you mean 'red'?"),
+    ("PUNTO", "did you mean 'punto'?"),
+    ("tie:8", "did you mean 'tie'?"),
+    ("street", "did you mean 'street:A-B-C'?"),
+    ("corner:0-1-2", "did you mean 'corner:A-B-C-D'?"),
+    ("straight:", "did you mean 'straight:N'?"),
+    ("straight:-1", "did you mean 'straight:N'?"),
+    ("trio:0-1-2", "expected one of straight:N"),
+    ("rouge", "expected one of straight:N"),
+    ("{bogus}", "expected one of straight:N"),
+])
+def test_spots_outside_the_grammar_are_rejected_with_a_hint(spot, hint):
+    with pytest.raises(InvalidEvent) as info:
+        parse_event(bet(spot=spot))
+    assert info.value.reason.startswith(f"spot: {spot!r} is not a spot code")
+    assert hint in info.value.reason
+
+
+@pytest.mark.parametrize("hand", ["dealer", "punto", "banca", "1", "3", "3-2", "12-10"])
+def test_grammatical_hands_are_valid(hand):
+    assert parse_event(event("card_dealt", hand=hand, card="TS")).hand == hand
+
+
+@pytest.mark.parametrize("hand, hint", [
+    ("deler", "did you mean 'dealer'?"), ("Banca", "did you mean 'banca'?"), ("03", "did you mean '3'?"),
+    ("3-02", "did you mean '3-2'?"), ("0", "expected dealer, punto, banca"), ("3-0", "expected dealer"),
+    ("box3", "expected dealer"), ("3-2-1", "expected dealer"),
+])
+def test_hands_outside_the_grammar_are_rejected_with_a_hint(hand, hint):
+    with pytest.raises(InvalidEvent) as info:
+        parse_event(event("card_dealt", hand=hand, card="TS"))
+    assert info.value.reason.startswith(f"hand: {hand!r} is not a hand id")
+    assert hint in info.value.reason
+
+
+def test_decisions_are_an_enum_with_a_hint():
+    assert parse_event(event("player_decision", decision="en_prison", bet_id="B1")).decision == "en_prison"
+    with pytest.raises(InvalidEvent, match=r"decision: 'stnad' is not a decision; did you mean 'stand'\?"):
+        parse_event(event("player_decision", decision="stnad", hand="1"))
+    with pytest.raises(InvalidEvent, match="expected one of hit, stand"):
+        parse_event(event("player_decision", decision="fold", hand="1"))
+
+
+def test_code_grammar_is_in_the_json_schemas(tmp_path):
+    from pitwatch.schemas.codes import DECISIONS, HAND_PATTERN, SPOT_PATTERN
+    from pitwatch.schemas.events import DecisionKind
+
+    assert get_args(DecisionKind) == DECISIONS
+    export_schemas(tmp_path)
+    load = lambda name: json.loads((tmp_path / f"{name}.schema.json").read_text())["properties"]  # noqa: E731
+    assert load("bet_placed")["spot"]["pattern"] == SPOT_PATTERN
+    assert load("card_dealt")["hand"]["pattern"] == HAND_PATTERN
+    assert load("player_decision")["decision"]["enum"] == list(DECISIONS)
+    spot, hand = re.compile(SPOT_PATTERN), re.compile(HAND_PATTERN)
+    assert spot.fullmatch("split:1-5") and not spot.fullmatch("stright:5") and not spot.fullmatch("straight:07")
+    assert hand.fullmatch("3-2") and not hand.fullmatch("0") and not hand.fullmatch("player")
 
 
 def test_schema_export_writes_one_schema_per_type(tmp_path):

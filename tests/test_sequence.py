@@ -1,7 +1,7 @@
 """Per-table stream integrity: gaps, duplicates, stale seq (DESIGN.md, event contract)."""
 
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from pitwatch.detectors.sequence import SequenceChecker
 
 

@@ -16,7 +16,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.detectors.snapshot import STATE_VERSION, StateError, dump_state, load_state
 from pitwatch.rules.base import RoundVerdict
@@ -188,7 +187,7 @@ def test_an_engine_failure_leaves_the_table_as_before(evening, monkeypatch):
 
     without = TableAuditor("RF-1")
     feed_all(without, events[:k])
-    v_a, a_a = [], []
+    v_a = []
     for e in events[k + 1:]:
         out = aud.engine.apply(e)
         v_a += [x for x in out if isinstance(x, RoundVerdict)]

@@ -8,6 +8,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from pitwatch.rules.base import BetCheck, RoundVerdict, Violation, ViolationKind
 
@@ -65,7 +66,7 @@ class Alert:
     detected_at: datetime
     evidence: tuple[str, ...] = field(default=())
 
-    def to_row(self) -> dict:
+    def to_row(self) -> dict[str, Any]:
         """Warehouse row of the ``alerts`` table."""
         return {
             "alert_id": self.alert_id, "kind": self.kind, "severity": self.severity,
@@ -79,7 +80,7 @@ class Alert:
             "detected_ms": self.detected_at.microsecond // 1000,
         }
 
-    def to_json_dict(self) -> dict:
+    def to_json_dict(self) -> dict[str, Any]:
         """JSON-ready dict for the ``pitwatch.alerts`` topic."""
         row = self.to_row()
         row["amount"] = None if self.amount is None else str(self.amount)
@@ -118,16 +119,16 @@ def round_alerts(verdict: RoundVerdict) -> list[Alert]:
     ]
 
 
-def settlement_rows(verdict: RoundVerdict) -> list[dict]:
+def settlement_rows(verdict: RoundVerdict) -> list[dict[str, Any]]:
     """Warehouse rows of the ``settlements`` table for a round verdict (one per bet check)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     ended: datetime = verdict.ended_at
     for c in verdict.checks:
         rows.append(settlement_row(verdict, c, ended))
     return rows
 
 
-def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict:
+def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict[str, Any]:
     """One ``settlements`` row: expected vs recorded settlement of one bet."""
     e, r = c.expected, c.recorded
     return {

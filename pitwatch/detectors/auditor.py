@@ -102,7 +102,7 @@ class TableAuditor:
                 f"{event.type} (seq {event.seq}) rejected by the rules, table unchanged: {exc}",
                 exc.citation or ENGINE_CITATION, (str(event.event_id),))]
 
-    def _collect(self, produced: list, event: Any, out: AuditOutput) -> None:
+    def _collect(self, produced: list[Any], event: Any, out: AuditOutput) -> None:
         for item in produced:
             if isinstance(item, RoundVerdict):
                 out.verdicts.append(item)

@@ -1,27 +1,38 @@
-"""Auditors' replay: fold recorded events through the rules engine and render verdicts.
+"""Auditors' replay: fold recorded events through the rules engine.
 
-``replay_lines`` works on a JSONL file with no Kafka and no ClickHouse; ``replay_round``
-reads one table's events from the warehouse. Both render every bet's expected vs
-recorded settlement and every violation with its citation.
+``replay_lines`` works on a JSONL file with no Kafka and no ClickHouse
+(:mod:`pitwatch.replay.warehouse` reads one round's events from the warehouse instead). It
+yields :class:`ReplayItem` objects (round verdicts with their alerts, stand-alone alerts, bad
+lines) and keeps the counts of a :class:`ReplayStats`, which decide the exit status of
+``pitwatch replay``. Rendering lives beside: :mod:`pitwatch.replay.output` (JSON Lines, one
+pydantic model per record kind) and :mod:`pitwatch.replay.text` (rich text).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.rules.base import RoundVerdict, RuleError
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
+EXIT_CLEAN = 0
+"""Exit status of a replay whose input is valid and shows no violation."""
+EXIT_VIOLATIONS = 1
+"""Exit status of a replay that found violations (and no invalid input)."""
+EXIT_INVALID = 2
+"""Exit status of a replay with invalid input lines (also used for usage errors)."""
+
 
 @dataclass
 class ReplayItem:
     """One thing a replay reports: a round verdict with its alerts, a stand-alone alert
-    (gap, duplicate, table-level), or a bad input line."""
+    (gap, duplicate, table-level), or a bad input line (``error`` says why).
+
+    ``line`` is the 1-based input line of the event that produced it (for a round, its
+    ``round_ended``), ``None`` when the events did not come from a file."""
 
     verdict: RoundVerdict | None = None
     alerts: list[Alert] = field(default_factory=list)
@@ -29,14 +40,55 @@ class ReplayItem:
     error: str | None = None
 
 
-def replay_lines(lines: Iterable[bytes | str], start_line: int = 1) -> Iterator[ReplayItem]:
+@dataclass
+class ReplayStats:
+    """Counts of a replay.
+
+    ``lines``: input lines read (blank ones included); ``events``: lines accepted as events;
+    ``invalid_lines``: lines rejected (not a valid event, or refused by the sequence check,
+    e.g. a stale ``seq``), so ``lines`` = ``events`` + ``invalid_lines`` + blank lines;
+    ``rounds``: round verdicts; ``rounds_with_violations``; ``violations``: alerts of every
+    kind, in rounds or not.
+    """
+
+    lines: int = 0
+    events: int = 0
+    rounds: int = 0
+    rounds_with_violations: int = 0
+    violations: int = 0
+    invalid_lines: int = 0
+
+    def count(self, item: ReplayItem) -> None:
+        """Add a yielded item's rounds, violations and invalid lines to the counts."""
+        if item.error is not None:
+            self.invalid_lines += 1
+        if item.verdict is not None:
+            self.rounds += 1
+            self.rounds_with_violations += bool(item.alerts)
+        self.violations += len(item.alerts)
+
+    @property
+    def exit_status(self) -> int:
+        """:data:`EXIT_INVALID` if any line was invalid, else :data:`EXIT_VIOLATIONS` if any
+        violation was found, else :data:`EXIT_CLEAN`."""
+        if self.invalid_lines:
+            return EXIT_INVALID
+        return EXIT_VIOLATIONS if self.violations else EXIT_CLEAN
+
+
+def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
+                 stats: ReplayStats | None = None) -> Iterator[ReplayItem]:
     """Replay JSONL event lines (any number of tables, each in ``seq`` order).
 
     Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
-    per invalid line (``error`` says why, ``line`` is 1-based). Blank lines are skipped.
+    per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``). Blank
+    lines are skipped. ``stats``, if given, is updated as lines are read and items yielded.
+    Raises nothing for bad input.
     """
+    stats = ReplayStats() if stats is None else stats
     auditors: dict[str, TableAuditor] = {}
     for n, raw in enumerate(lines, start_line):
+        stats.lines += 1
         if isinstance(raw, str):
             raw = raw.encode()
         if not raw.strip():
@@ -44,7 +96,7 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1) -> Iterator[
         try:
             event = parse_event(raw)
         except InvalidEvent as exc:
-            yield ReplayItem(line=n, error=exc.reason)
+            yield _counted(stats, ReplayItem(line=n, error=exc.reason))
             continue
         aud = auditors.get(event.table_id)
         if aud is None:
@@ -52,88 +104,25 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1) -> Iterator[
         try:
             out = aud.feed(event)
         except RuleError as exc:
-            yield ReplayItem(line=n, error=str(exc))
+            yield _counted(stats, ReplayItem(line=n, error=str(exc)))
             continue
         if out.rejected:
-            yield ReplayItem(line=n, error=out.rejected)
+            yield _counted(stats, ReplayItem(line=n, error=out.rejected))
+        else:
+            stats.events += 1
         if not out.alerts and not out.verdicts:
             continue
-        round_alert_ids = set()
+        round_alert_ids: set[str] = set()
         for v in out.verdicts:
-            own = [a for a in out.alerts if a.round_id == v.round_id and a.kind not in ("sequence_gap", "duplicate_event")]
+            own = [a for a in out.alerts
+                   if a.round_id == v.round_id and a.kind not in ("sequence_gap", "duplicate_event")]
             round_alert_ids.update(a.alert_id for a in own)
-            yield ReplayItem(verdict=v, alerts=own, line=n)
+            yield _counted(stats, ReplayItem(verdict=v, alerts=own, line=n))
         rest = [a for a in out.alerts if a.alert_id not in round_alert_ids]
         if rest:
-            yield ReplayItem(alerts=rest, line=n)
+            yield _counted(stats, ReplayItem(alerts=rest, line=n))
 
 
-def _money(d: Decimal | None) -> str:
-    return "" if d is None else f"{d:.2f}"
-
-
-def verdict_to_dict(v: RoundVerdict, alerts: list[Alert]) -> dict[str, Any]:
-    """JSON-ready form of a verdict (money as strings, times ISO UTC)."""
-    return {
-        "table_id": v.table_id, "round_id": v.round_id, "game": v.game, "ruleset_id": v.ruleset_id,
-        "dealer_id": v.dealer_id, "outcome": v.outcome,
-        "started_at": v.started_at.isoformat().replace("+00:00", "Z"),
-        "ended_at": v.ended_at.isoformat().replace("+00:00", "Z"),
-        "bets": [
-            {
-                "bet_id": c.expected.bet_id, "player_id": c.expected.player_id, "spot": c.expected.spot,
-                "stake": _money(c.expected.stake),
-                "expected": {"outcome": c.expected.outcome, "returned": _money(c.expected.returned),
-                             "commission": _money(c.expected.commission)},
-                "recorded": None if c.recorded is None else {
-                    "outcome": c.recorded.outcome, "returned": _money(c.recorded.returned),
-                    "commission": _money(c.recorded.commission)},
-                "discrepancy": _money(c.discrepancy), "citation": c.expected.citation,
-                "detail": c.expected.detail,
-            }
-            for c in v.checks
-        ],
-        "violations": [
-            {"kind": a.kind, "severity": a.severity, "message": a.message, "citation": a.citation,
-             "amount": _money(a.amount), "bet_id": a.bet_id, "alert_id": a.alert_id}
-            for a in alerts
-        ],
-    }
-
-
-def item_to_json(item: ReplayItem) -> str:
-    """One JSON line for ``--format json``."""
-    if item.error is not None:
-        return json.dumps({"line": item.line, "error": item.error})
-    if item.verdict is not None:
-        return json.dumps(verdict_to_dict(item.verdict, item.alerts))
-    return json.dumps({"line": item.line, "alerts": [a.to_json_dict() for a in item.alerts]}, default=str)
-
-
-def render_item(console, item: ReplayItem) -> None:
-    """Render a replay item on a rich console (``--format text``)."""
-    from rich.table import Table
-
-    if item.error is not None:
-        console.print(f"[red]line {item.line}: {item.error}[/red]")
-        return
-    if item.verdict is None:
-        for a in item.alerts:
-            console.print(f"[yellow]{a.kind}[/yellow] {a.table_id} {a.round_id}: {a.message}  [dim]{a.citation}[/dim]")
-        return
-    v = item.verdict
-    status = "[green]OK[/green]" if not item.alerts else f"[red]{len(item.alerts)} violation(s)[/red]"
-    console.rule(f"{v.table_id} {v.round_id} · {v.ruleset_id} · {v.outcome} · dealer {v.dealer_id or '-'} · {status}")
-    t = Table(show_edge=False, pad_edge=False)
-    for col in ("bet", "player", "spot", "stake", "expected", "recorded", "diff", "rule"):
-        t.add_column(col, justify="right" if col in ("stake", "diff") else "left")
-    for c in v.checks:
-        e, r = c.expected, c.recorded
-        exp = f"{e.outcome} {e.returned:.2f}" + (f" -{e.commission:.2f}" if e.commission else "")
-        rec = "-" if r is None else f"{r.outcome} {r.returned:.2f}" + (f" -{r.commission:.2f}" if r.commission else "")
-        diff = "" if c.discrepancy == 0 else f"[red]{c.discrepancy:+.2f}[/red]"
-        t.add_row(e.bet_id, e.player_id, e.spot, f"{e.stake:.2f}", exp, rec, diff, e.citation)
-    console.print(t)
-    for a in item.alerts:
-        amt = f" ({a.amount:+.2f} EUR)" if a.amount is not None else ""
-        console.print(f"  [red]✗ {a.kind}[/red]{amt}: {a.message}\n    [dim]{a.citation}[/dim]")
+def _counted(stats: ReplayStats, item: ReplayItem) -> ReplayItem:
+    stats.count(item)
+    return item

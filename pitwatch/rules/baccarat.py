@@ -337,7 +337,8 @@ class PuntoBancaRound(GameRound):
         rules = self.rules
         s = bet.stake
 
-        def es(outcome: str, returned: Decimal, key: str, detail: str, commission: Decimal = ZERO):
+        def es(outcome: str, returned: Decimal, key: str, detail: str,
+               commission: Decimal = ZERO) -> ExpectedSettlement:
             return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, s, outcome, returned,
                                       commission, cite(key), detail)
 

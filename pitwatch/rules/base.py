@@ -51,12 +51,12 @@ class Ruleset:
 
     @property
     def rounding(self) -> str:
-        return self.data.get("rounding", "down")
+        return str(self.data.get("rounding", "down"))
 
     def cite(self, key: str) -> str:
         """Citation string for rule ``key``; raises ``RuleError`` if the ruleset lacks it."""
         try:
-            return self.data["citations"][key]
+            return str(self.data["citations"][key])
         except KeyError:
             raise RuleError(f"ruleset {self.id} has no citation for {key!r}") from None
 
@@ -128,6 +128,13 @@ class ViolationKind:
         INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
         PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT, REJECTED_EVENT,
     )
+
+
+REFUSED = "refused"
+"""Expected outcome of a bet (or a decision's extra stake) that is no wager: placed after «No
+va más», off the layout, or a decision the rules do not allow. ``returned`` = the stake (the
+chips are handed back). Recording nothing for it is correct too (the dealer refused the chips);
+recording more is an over-payment, less (the chips kept) an under-payment."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
 from pitwatch.rules.base import (
+    REFUSED,
     Bet,
     ExpectedSettlement,
     Violation,
@@ -131,6 +132,7 @@ class Hand:
     split_aces: bool = False   # one of a pair of split aces: one card only
     doubled: bool = False
     surrendered: bool = False
+    refused: bool = False      # the second hand of a split the rules do not allow: no wager
     event_ids: list[str] = field(default_factory=list)
 
     @property
@@ -147,7 +149,8 @@ class Hand:
         return not self.split and len(self.cards) == 2 and self.total == 21
 
     def describe(self) -> str:
-        tags = "".join([" doubled" if self.doubled else "", " surrendered" if self.surrendered else ""])
+        tags = "".join([" doubled" if self.doubled else "", " surrendered" if self.surrendered else "",
+                        " refused split" if self.refused else ""])
         return f"{self.hand_id}: {' '.join(self.cards)} ({'BJ' if self.natural else self.total}){tags}"
 
 
@@ -178,6 +181,8 @@ class BlackjackRound(GameRound):
         self.dealer: list[str] = []
         self.dealer_event_ids: list[str] = []
         self.insurance: dict[str, tuple[Decimal, str]] = {}
+        #: insurances the rules refuse (no wager): bet_id -> (amount, event_id)
+        self.refused_insurance: dict[str, tuple[Decimal, str]] = {}
         self.box_cards: dict[int, int] = {}
         self.third_card_boxes: list[int] = []
         self.dealer_drawing = False
@@ -357,7 +362,7 @@ class BlackjackRound(GameRound):
             bad = (f"no card may be asked on {hand.total}", "hit")
         elif allowed and low not in allowed and not (has_ace and low + 10 in allowed):
             bad = (f"doubling is allowed only on {', '.join(map(str, allowed))}", "double")
-        if not hand.doubled:
+        if bad is None:  # a double the rules refuse is no wager: its chips are due back
             hand.doubled = True
         return bad
 
@@ -380,8 +385,10 @@ class BlackjackRound(GameRound):
         hand.cards = [a]
         hand.split = True
         hand.split_aces = aces
+        # the cards are split on the table either way; the second hand of a refused split is
+        # no wager (its stake is due back) and is left out of the settlement
         self.hands[new_id] = Hand(new_id, hand.box, [b], split=True, split_aces=aces,
-                                  event_ids=list(hand.event_ids[-1:]))
+                                  refused=bad is not None, event_ids=list(hand.event_ids[-1:]))
         return bad
 
     def _surrender(self, hand: Hand) -> tuple[str, str] | None:
@@ -395,7 +402,7 @@ class BlackjackRound(GameRound):
             bad = (f"box {self.third_card_boxes[0]} already received a third card", "surrender")
         elif hand.split or hand.doubled or len(hand.cards) != 2:
             bad = ("surrender applies to the initial two-card hand only", "surrender")
-        if not hand.surrendered:
+        if bad is None:  # a refused surrender leaves the hand in play
             hand.surrendered = True
         return bad
 
@@ -410,29 +417,31 @@ class BlackjackRound(GameRound):
         if bet.bet_id in self.insurance:
             return [self._v(ViolationKind.ILLEGAL_DECISION, f"bet {bet.bet_id} insured twice", "insurance",
                             (eid, self.insurance[bet.bet_id][1]), bet.bet_id, bet.player_id, ev.amount)]
-        self.insurance[bet.bet_id] = (ev.amount, eid)
-        out: list[Violation] = []
         first = self._dealer_first()
-        cap = bet.stake * self.payouts.get("insurance_max_fraction", Decimal("0.5"))
         key = "insurance"
+        refusal: str | None = None
         if first is None or first[0] != "A" or len(self.dealer) != 1:
-            reason = "the dealer's first card is not an ace" if first is None or first[0] != "A" \
+            refusal = "the dealer's first card is not an ace" if first is None or first[0] != "A" \
                 else "the dealer already drew"
-            out.append(self._v(ViolationKind.ILLEGAL_DECISION, f"insurance on bet {bet.bet_id}: {reason}",
-                               key, (eid, *self.dealer_event_ids[:1]), bet.bet_id, bet.player_id, ev.amount))
-        if ev.amount > cap:
-            out.append(self._v(ViolationKind.ILLEGAL_DECISION,
-                               f"insurance of {ev.amount} EUR on bet {bet.bet_id} exceeds half the stake "
-                               f"({bet.stake} EUR)", key, (eid,), bet.bet_id, bet.player_id, ev.amount - cap))
-        if self.third_card_boxes:
+        elif self.third_card_boxes:
             box_hand = self.hands.get(str(bet.box))
             even_money = (bool(self.rules.get("even_money", False)) and box_hand is not None
                           and box_hand.natural and not any(b > (bet.box or 0) for b in self.third_card_boxes))
             if not even_money:
-                out.append(self._v(ViolationKind.ILLEGAL_DECISION,
-                                   f"insurance on bet {bet.bet_id} after box {self.third_card_boxes[0]} received "
-                                   "a third card", key, (eid,), bet.bet_id, bet.player_id, ev.amount))
-        return out
+                refusal = f"after box {self.third_card_boxes[0]} received a third card"
+        if refusal is not None:  # no wager: the insurance chips are due back
+            self.refused_insurance[bet.bet_id] = (ev.amount, eid)
+            return [self._v(ViolationKind.ILLEGAL_DECISION,
+                            f"insurance on bet {bet.bet_id}: {refusal}; not a wager, the chips are due back",
+                            key, (eid, *self.dealer_event_ids[:1]), bet.bet_id, bet.player_id, ev.amount)]
+        self.insurance[bet.bet_id] = (ev.amount, eid)
+        cap = bet.stake * self.payouts.get("insurance_max_fraction", Decimal("0.5"))
+        if ev.amount > cap:
+            return [self._v(ViolationKind.BET_ABOVE_MAXIMUM,
+                            f"insurance of {ev.amount} EUR on bet {bet.bet_id} exceeds half the stake "
+                            f"({bet.stake} EUR): {cap} EUR at most", key, (eid,), bet.bet_id, bet.player_id,
+                            ev.amount - cap)]
+        return []
 
     # ------------------------------------------------------------------ settlement
 
@@ -472,7 +481,7 @@ class BlackjackRound(GameRound):
 
     def bet_at_risk(self, bet: Bet) -> Decimal:
         """Euros ``bet`` has at risk: its stake on every hand of its box, doubled hands twice."""
-        hands = self.box_hands(bet.box or 0)
+        hands = [h for h in self.box_hands(bet.box or 0) if not h.refused]
         if not hands:
             return bet.stake
         return sum((bet.stake * (2 if h.doubled else 1) for h in hands), ZERO)
@@ -492,7 +501,7 @@ class BlackjackRound(GameRound):
         for bet in self.bets.values():
             if bet.spot != MAIN_SPOT:
                 continue
-            hands = self.box_hands(bet.box or 0)
+            hands = [h for h in self.box_hands(bet.box or 0) if not h.refused]
             if not hands:
                 out.append(ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "void", bet.stake,
                                               ZERO, self._cite("void_round"),
@@ -517,20 +526,27 @@ class BlackjackRound(GameRound):
                 bet.bet_id, bet.player_id, bet.spot, _money(stake), outcome, _money(returned), ZERO,
                 "; ".join(self._cite(k) for k in keys), "; ".join(parts) + f"; {dealer_desc}"))
         for bet_id, (amount, _eid) in self.insurance.items():
-            bet = self.bets.get(bet_id)
-            if bet is None:
+            insured = self.bets.get(bet_id)
+            if insured is None:
                 continue
             win = self.dealer_blackjack()
             returned = self._returned(amount, Decimal(1), self.payouts["insurance"]) if win else ZERO
-            box_hand = self.hands.get(str(bet.box))
+            box_hand = self.hands.get(str(insured.box))
             key = "insurance"
             if self.rules.get("even_money") and box_hand is not None and box_hand.natural \
-                    and amount * 2 == bet.stake:
+                    and amount * 2 == insured.stake:
                 key = "even_money"
             out.append(ExpectedSettlement(
-                bet_id + INSURANCE_SUFFIX, bet.player_id, "insurance", amount, "win" if win else "lose",
+                bet_id + INSURANCE_SUFFIX, insured.player_id, "insurance", amount, "win" if win else "lose",
                 returned, ZERO, self._cite(key),
                 f"insurance {amount} on bet {bet_id}; {dealer_desc}"))
+        for bet_id, (amount, _eid) in self.refused_insurance.items():
+            refused = self.bets.get(bet_id)
+            if refused is not None:
+                out.append(ExpectedSettlement(
+                    bet_id + INSURANCE_SUFFIX, refused.player_id, "insurance", amount, REFUSED, amount, ZERO,
+                    self._cite("insurance"), f"insurance {amount} on bet {bet_id} refused by the rules: "
+                    "no wager, the chips are due back"))
         return out
 
     def void(self, reason: str) -> list[ExpectedSettlement]:
@@ -542,10 +558,16 @@ class BlackjackRound(GameRound):
             out.append(ExpectedSettlement(b.bet_id, b.player_id, b.spot, at_risk, "void", at_risk, ZERO, cite,
                                           f"round voided: {reason}"))
         for bet_id, (amount, _eid) in self.insurance.items():
-            b = self.bets.get(bet_id)
-            if b is not None:
-                out.append(ExpectedSettlement(bet_id + INSURANCE_SUFFIX, b.player_id, "insurance", amount, "void",
-                                              amount, ZERO, cite, f"round voided: {reason}"))
+            insured = self.bets.get(bet_id)
+            if insured is not None:
+                out.append(ExpectedSettlement(bet_id + INSURANCE_SUFFIX, insured.player_id, "insurance", amount,
+                                              "void", amount, ZERO, cite, f"round voided: {reason}"))
+        for bet_id, (amount, _eid) in self.refused_insurance.items():
+            refused = self.bets.get(bet_id)
+            if refused is not None:
+                out.append(ExpectedSettlement(bet_id + INSURANCE_SUFFIX, refused.player_id, "insurance", amount,
+                                              REFUSED, amount, ZERO, self._cite("insurance"),
+                                              "insurance refused by the rules: no wager, the chips are due back"))
         return out
 
     # ------------------------------------------------------------------ end-of-round checks

@@ -20,8 +20,10 @@ from decimal import Decimal
 from typing import Any, Iterable, Iterator
 
 from pitwatch.rules.base import (
+    REFUSED,
     Bet,
     BetCheck,
+    ExpectedSettlement,
     RecordedSettlement,
     RoundVerdict,
     RuleError,
@@ -52,7 +54,7 @@ ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
 
 
 class _OpenRound:
-    __slots__ = ("game_round", "events", "violations", "started_at", "voided")
+    __slots__ = ("game_round", "events", "violations", "started_at", "voided", "refused")
 
     def __init__(self, game_round: GameRound, started_at: Any):
         self.game_round = game_round
@@ -60,6 +62,14 @@ class _OpenRound:
         self.violations: list[Violation] = []
         self.started_at = started_at
         self.voided: str | None = None
+        #: bets the rules do not accept (bet_id -> (bet, the violation refusing it))
+        self.refused: dict[str, tuple[Bet, Violation]] = {}
+
+
+REFUSING_KINDS = frozenset({ViolationKind.PAST_POSTING, ViolationKind.INVALID_BET})
+"""Violations that make a bet no wager at all (placed after «No va más» or after the result,
+or not a bet of the layout): the chips must be handed back. The bet is flagged once, by the
+first of these, and settles as :data:`REFUSED` whatever the round's result."""
 
 
 class TableEngine:
@@ -93,7 +103,7 @@ class TableEngine:
     def _cite(self, key: str) -> str:
         if self.ctx is None:
             return ENGINE_CITATION
-        return self.ctx.ruleset.data.get("citations", {}).get(key, ENGINE_CITATION)
+        return str(self.ctx.ruleset.data.get("citations", {}).get(key, ENGINE_CITATION))
 
     def _unopened(self, event: Any) -> list[Any]:
         """An event of a table with no valid ``table_opened``: one procedure violation for the
@@ -131,17 +141,24 @@ class TableEngine:
         self.open = None
         violations = list(rnd.violations)
         if rnd.voided is not None:
-            expected = g.void(rnd.voided)
+            expected = list(g.void(rnd.voided))
             outcome = f"void: {rnd.voided}"
         else:
-            expected = g.settle()
+            expected = list(g.settle())
             violations.extend(g.check())
             outcome = g.outcome()
         g.finish()
         recorded = dict(g.recorded)
         checks: list[BetCheck] = []
+        for bet, why in rnd.refused.values():
+            expected.append(ExpectedSettlement(
+                bet.bet_id, bet.player_id, bet.spot, bet.stake, REFUSED, bet.stake, ZERO, why.citation,
+                f"not a wager ({why.kind}): the chips are handed back"))
         for exp in expected:
             rec = recorded.pop(exp.bet_id, None)
+            if rec is None and exp.outcome == REFUSED:
+                checks.append(BetCheck(exp, None, ZERO))
+                continue
             disc = (rec.net if rec is not None else ZERO) - exp.net
             checks.append(BetCheck(exp, rec, disc))
             if disc != 0:
@@ -285,31 +302,43 @@ class TableEngine:
 
         if t == "bet_placed":
             bet = Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid, event.round_id)
-            if g.bets_closed:
-                rnd.violations.append(Violation(
-                    ViolationKind.PAST_POSTING,
-                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»",
-                    self._cite(NO_MORE_BETS_CITATION.get(self.ctx.game, "no_more_bets")),
-                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
-            if bet.bet_id in g.bets:
+            if bet.bet_id in g.bets or bet.bet_id in rnd.refused:
                 rnd.violations.append(Violation(
                     ViolationKind.PROCEDURE, f"bet id {bet.bet_id} placed twice", ENGINE_CITATION, (eid,),
                     bet.bet_id, bet.player_id))
                 return out
+            found: list[Violation] = []
+            if g.bets_closed:
+                found.append(Violation(
+                    ViolationKind.PAST_POSTING,
+                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»: "
+                    "not a wager, the chips are handed back",
+                    self._cite(NO_MORE_BETS_CITATION.get(g.ctx.game, "no_more_bets")),
+                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
             g.bets[bet.bet_id] = bet
-            rnd.violations.extend(g.on_bet(bet))
+            found.extend(g.on_bet(bet))
+            refusal = next((v for v in found if v.kind in REFUSING_KINDS), None)
+            if refusal is not None:  # not a wager: flagged once, by the rule that refuses it
+                del g.bets[bet.bet_id]
+                rnd.refused[bet.bet_id] = (bet, refusal)
+                rnd.violations.append(refusal)
+            else:
+                rnd.violations.extend(found)
         elif t == "bet_withdrawn":
-            bet = g.bets.pop(event.bet_id, None)
-            if bet is None:
+            if event.bet_id in rnd.refused:  # a refused bet's chips taken back: as it should be
+                del rnd.refused[event.bet_id]
+                return out
+            gone = g.bets.pop(event.bet_id) if event.bet_id in g.bets else None
+            if gone is None:
                 rnd.violations.append(Violation(
                     ViolationKind.PROCEDURE, f"withdrawal of unknown bet {event.bet_id}",
                     ENGINE_CITATION, (eid,), event.bet_id))
             elif g.bets_closed:
                 rnd.violations.append(Violation(
                     ViolationKind.PAST_POSTING,
-                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} withdrawn after «No va más»",
-                    self._cite(NO_MORE_BETS_CITATION.get(self.ctx.game, "no_more_bets")),
-                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
+                    f"bet {gone.bet_id} of {gone.stake} EUR on {gone.spot} withdrawn after «No va más»",
+                    self._cite(NO_MORE_BETS_CITATION.get(g.ctx.game, "no_more_bets")),
+                    (eid, g.closed_event_id or ""), gone.bet_id, gone.player_id, gone.stake))
         elif t == "bets_closed":
             g.bets_closed = True
             g.closed_event_id = eid

@@ -50,7 +50,8 @@ class TableContext:
         """A table option, else the ruleset's ``[options]`` default, else ``default``."""
         if name in self.options:
             return self.options[name]
-        return self.ruleset.data.get("options", {}).get(name, default)
+        value = self.ruleset.data.get("options", {}).get(name, default)
+        return None if value is None else str(value)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of the context (money as strings; ``carry`` must already hold only

@@ -280,7 +280,8 @@ def half_back_allowed(ctx: TableContext, initial: Decimal, k: int) -> bool:
 
 def prisoners(ctx: TableContext) -> dict[str, dict[str, Any]]:
     """The bets in prison at this table (bet_id -> record, see the module docstring)."""
-    return ctx.carry.get("prisoners", {})
+    found: dict[str, dict[str, Any]] = ctx.carry.get("prisoners", {})
+    return found
 
 
 # --------------------------------------------------------------------------- the round

@@ -1,6 +1,14 @@
 """The event contract: pydantic models, enums, cards, money; JSON Schema export."""
 
 from pitwatch.schemas.events import (  # noqa: F401
-    EVENT_ADAPTER, EVENT_CLASS_BY_TYPE, EVENT_TYPES, Event, EventBase, Game, InvalidEvent,
-    dump_event, parse_event, payload_of,
+    EVENT_ADAPTER,
+    EVENT_CLASS_BY_TYPE,
+    EVENT_TYPES,
+    Event,
+    EventBase,
+    Game,
+    InvalidEvent,
+    dump_event,
+    parse_event,
+    payload_of,
 )

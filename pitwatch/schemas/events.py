@@ -16,9 +16,10 @@ the event ``type``. Money is a JSON string of euros with two decimals (``"12.50"
 JSON numbers are accepted on input). Times are UTC.
 
 Canonical encodings (bet spots, cards, hand ids) are documented in the README section
-"Canonical encodings" and validated by each game's rules module, not here, so that a
-producer in another language only needs the JSON Schemas exported by
-``pitwatch schema export``.
+"Canonical encodings". Their grammar is validated here (:mod:`pitwatch.schemas.codes`; the
+patterns are in the JSON Schemas exported by ``pitwatch schema export``, so a producer in
+another language only needs those); whether a well-formed code is legal at the table (a spot
+on the layout, a hand that exists) is judged by each game's rules module.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from enum import Enum
-from typing import Annotated, Literal, Union
-
+from typing import Annotated, Any, Literal, Union
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from pitwatch.schemas.codes import DecisionCheck, HandId, SpotCode
 from pitwatch.schemas.money import Money
 
 SCHEMA_VERSION = 1
@@ -241,12 +242,14 @@ class RoundStarted(RoundEvent):
 
 class BetPlaced(RoundEvent):
     """A bet of ``stake`` euros by ``player_id`` on ``spot`` (canonical spot code of the game,
-    see README), in blackjack on box ``box``. ``bet_id`` is unique per table."""
+    see README), in blackjack on box ``box``. ``bet_id`` is unique per table. A spot outside
+    the code grammar is a schema error ("did you mean ...?"); a well-formed spot that is not on
+    the game's layout (``split:1-5``) is valid here and an ``invalid_bet`` for the rules."""
 
     type: Literal["bet_placed"] = "bet_placed"
     bet_id: Id
     player_id: Id
-    spot: Annotated[str, Field(min_length=1, max_length=64)]
+    spot: SpotCode
     stake: Money
     box: Annotated[int, Field(ge=1, le=20)] | None = None
 
@@ -280,10 +283,11 @@ class BallLanded(RoundEvent):
 
 class CardDealt(RoundEvent):
     """Card ``card`` (e.g. ``"QH"``) dealt to hand ``hand`` (``"dealer"``, a blackjack box hand
-    such as ``"3"`` or ``"3-2"``, or ``"punto"``/``"banca"``)."""
+    such as ``"3"`` or ``"3-2"``, or ``"punto"``/``"banca"``; anything else is a schema error
+    with a "did you mean ...?" hint)."""
 
     type: Literal["card_dealt"] = "card_dealt"
-    hand: Annotated[str, Field(min_length=1, max_length=16)]
+    hand: HandId
     card: Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
     face_up: bool = True
 
@@ -304,7 +308,7 @@ class PlayerDecision(RoundEvent):
     """
 
     type: Literal["player_decision"] = "player_decision"
-    decision: DecisionKind
+    decision: Annotated[DecisionKind, DecisionCheck]
     hand: Annotated[str, Field(min_length=1, max_length=16)] | None = None
     bet_id: Id | None = None
     amount: Money | None = None
@@ -408,7 +412,7 @@ def dump_event(event: EventBase) -> bytes:
     return event.__pydantic_serializer__.to_json(event)
 
 
-def payload_of(event: EventBase) -> dict:
+def payload_of(event: EventBase) -> dict[str, Any]:
     """The payload fields of ``event`` (everything but the envelope), JSON-ready."""
     data = event.model_dump(mode="json")
     return {k: v for k, v in data.items() if k not in ENVELOPE_FIELDS}

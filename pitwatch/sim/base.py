@@ -230,6 +230,7 @@ class _TableRunner:
         }
         self.engine.apply(EVENT_CLASS_BY_TYPE[type].model_validate(ev))  # the truth
         if type == "table_opened":
+            assert self.engine.ctx is not None
             self.table.ctx = self.engine.ctx  # the engine's live view (carry included), read-only
         if round_id is not None and type in self.droppable and self.faults.hit("dropped_event"):
             self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
@@ -335,7 +336,7 @@ class _TableRunner:
 def default_floor(tables: int) -> list[TableSpec]:
     """A realistic mix of ``tables`` tables over three casinos (Galicia, Andalucía,
     Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset."""
-    catalogue = [
+    catalogue: list[tuple[str, str, str, str, str, dict[str, str]]] = [
         ("gal-coruna", "french_roulette", "french_roulette.galicia", "5.00", "900.00", {}),
         ("gal-coruna", "blackjack", "blackjack.galicia", "10.00", "200.00", {}),
         ("gal-coruna", "punto_banca", "punto_banca.galicia", "20.00", "2000.00", {}),

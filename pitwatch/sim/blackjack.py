@@ -267,7 +267,8 @@ def play_round(table, round_id: str, emit, faults) -> None:
             emit("player_decision", actor=("player", bet["player"]), dt=3, decision="insurance",
                  bet_id=bet["bet_id"], amount=amount)
             insured.add(bet["bet_id"])
-            faults.label("illegal_decision", round_id, bet["bet_id"], f"insurance {amount} on {bet['stake']}")
+            # a limit breach of the insurance (its maximum), not an illegal decision
+            faults.label("over_limit_bet", round_id, bet["bet_id"], f"insurance {amount} on {bet['stake']}")
             illegal_done = True
         for b in order:
             for bet in boxes[b]:

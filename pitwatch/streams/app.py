@@ -836,7 +836,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ssl-ca-location")
     parser.add_argument("--warehouse", dest="warehouse_url", help="warehouse URL, or 'none'")
     parser.add_argument("--status", dest="status_path")
-    parser.add_argument("--warehouse-opener", help="module:function opening the warehouse (default: pitwatch.warehouse.open_warehouse)")
+    parser.add_argument("--warehouse-opener",
+                        help="module:function opening the warehouse (default: pitwatch.warehouse.open_warehouse)")
     parser.add_argument("--processor", help="module:factory of the batch processor (default: the real one)")
     parser.add_argument("--output", default="confluent", choices=("confluent", "faust"))
     parser.add_argument("--partitions", type=int, default=DEFAULT_PARTITIONS)

@@ -310,7 +310,11 @@ class EngineHost:
             self._conn.send_bytes(pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL))
             readable = loop.create_future()
             fd = self._conn.fileno()
-            loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+            def _readable() -> None:
+                if not readable.done():
+                    readable.set_result(None)
+
+            loop.add_reader(fd, _readable)
             try:
                 await readable
             finally:

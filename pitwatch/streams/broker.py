@@ -22,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 ENV_BIN = "PITWATCH_TANSU_BIN"
 
@@ -92,7 +93,7 @@ class LocalBroker:
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
-        self._log_file = None
+        self._log_file: Any = None
 
     @property
     def bootstrap(self) -> str:

@@ -64,10 +64,10 @@ def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,
                     continue
                 if not follow:
                     deadline = time.monotonic() + timeout
-                    if msg.offset() + 1 >= ends.get(msg.partition(), 0):
+                    if (msg.offset() or 0) + 1 >= ends.get(msg.partition(), 0):
                         ends.pop(msg.partition(), None)
                 try:
-                    doc = json.loads(msg.value())
+                    doc = json.loads(msg.value() or b"")
                 except ValueError:
                     continue
                 if isinstance(doc, dict):

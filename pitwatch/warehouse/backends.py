@@ -63,7 +63,8 @@ from abc import ABC, abstractmethod
 from decimal import Decimal, InvalidOperation
 from importlib import resources
 from typing import Any, Callable, Iterable
-from urllib.parse import parse_qsl, quote as _urlquote, unquote, urlencode, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+from urllib.parse import quote as _urlquote
 
 __all__ = [
     "CANONICAL_DATABASE",
@@ -414,7 +415,9 @@ def _insert_literal_fn(typ: str) -> Callable[[Any], str]:
 
 
 def _split_type_args(inner: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    cur: list[str] = []
     for ch in inner:
         if ch == "," and depth == 0:
             parts.append("".join(cur).strip())
@@ -664,7 +667,7 @@ class Warehouse(ABC):
         names = list(columns)
         id_pos = names.index(id_col)
         by_table = "table_id" in columns and id_col != "table_id"
-        tpos = names.index("table_id") if by_table else None
+        tpos = names.index("table_id") if by_table else 0
         found: set[str] = set()
         for start in range(0, len(rows), _ID_LOOKUP_CHUNK):
             chunk = rows[start:start + _ID_LOOKUP_CHUNK]

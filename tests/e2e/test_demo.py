@@ -30,7 +30,7 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     assert summary["events"] <= summary["produced"] - dups
     injected = {kind: inj for kind, (_rate, _caught, inj) in summary["recall"].items()}
     assert sum(injected.values()) >= 5, injected
-    for kind, (rate, caught, inj) in summary["recall"].items():
+    for kind, (_rate, caught, inj) in summary["recall"].items():
         assert caught == inj, f"{kind}: caught {caught} of {inj}"
     assert summary["alerts_on_clean_rounds"] == []
     assert summary["precision"] == 1.0

@@ -17,7 +17,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
 from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
@@ -26,6 +25,7 @@ from pitwatch.streams.app import start_worker as spawn_worker
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 from pitwatch.streams.producer import produce_events, produce_jsonl
+
 from tests.fixtures.processes import track
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
@@ -242,7 +242,6 @@ def test_bad_input_goes_to_the_rejected_topic_with_its_bytes_and_reason(broker, 
     import base64
 
     from confluent_kafka import Consumer
-
     from pitwatch.warehouse import open_warehouse
 
     good = []

@@ -14,9 +14,8 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
-import pytest
-
 import pitwatch.rules.baccarat  # noqa: F401  (registers the game)
+import pytest
 from pitwatch.rules.base import RoundVerdict, ViolationKind, load_ruleset
 from pitwatch.rules.engine import TableEngine
 from pitwatch.rules.game import TableContext

@@ -8,9 +8,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-
 from pitwatch.rules.base import ViolationKind as VK
 from pitwatch.rules.blackjack import dealer_draw_error, hand_total, parse_hand_id
+
 from tests.rules.test_blackjack_helpers import BJScript, kinds
 
 D = Decimal
@@ -241,13 +241,17 @@ def test_double_on_11_pays_on_doubled_stake_000_L307_004_L800(ruleset):
 
 
 def test_double_on_12_illegal_in_galicia_legal_in_andalucia():
-    """Galicia: double only on 9, 10 or 11 (000 L307). Andalucía: any two cards (004 L800-L803)."""
-    for ruleset, want in ((GAL, [VK.ILLEGAL_DECISION]), (AND, [])):
+    """Galicia: double only on 9, 10 or 11 (000 L307). Andalucía: any two cards (004 L800-L803).
+    The refused Galician double is no wager: the 10.00 stake alone plays (5-7-9 = 21 against
+    a busted dealer wins 1:1, 20.00 back) and the doubling chips are due back; in Andalucía
+    the double plays: 20.00 at stake, 40.00 back."""
+    for ruleset, want, stake, returned in ((GAL, [VK.ILLEGAL_DECISION], "10.00", "20.00"),
+                                           (AND, [], "20.00", "40.00")):
         s, ids = two_box(ruleset, ["5S", "7H"], ["9S", "8H"], "6D")
         s.decide("double", 1).deal(1, "9C")
         s.decide("stand", 2).deal("dealer", "TC", "KC")
         e = s.expected()[ids[1]]
-        assert (e.stake, e.returned) == (D("20.00"), D("40.00"))  # settled as doubled either way
+        assert (e.stake, e.returned) == (D(stake), D(returned)), ruleset
         assert kinds(s.end()) == want, ruleset
 
 
@@ -402,9 +406,10 @@ def test_two_hand_minimum_galicia_only_000_L263():
 
 
 @BOTH
-@pytest.mark.parametrize("spot,box", [("bolsa", 1), ("main", None), ("main", 8)])
+@pytest.mark.parametrize("spot,box", [("bolsa", 1), ("red", 1), ("main", None), ("main", 8)])
 def test_invalid_spots(ruleset, spot, box):
-    """Only the main bet on a box 1-7 exists (000 L261; 004 L628-L630)."""
+    """Only the main bet on a box 1-7 exists (000 L261; 004 L628-L630). ("red" is a well-formed
+    spot code of another game; codes outside the grammar are schema errors.)"""
     s = BJScript(ruleset)
     s.start()
     s.nbets += 1
@@ -535,15 +540,32 @@ def test_hit_after_double_is_illegal(ruleset):
 
 
 @BOTH
-def test_insurance_above_half_is_illegal_000_L297_004_L758(ruleset):
-    """Insurance «como máximo igual a la mitad de su apuesta primitiva»: 5.01 on 10 is 0.01 over;
-    half of 10.15 (5.075) allows 5.07."""
+def test_insurance_above_half_is_a_limit_breach_000_L297_004_L758(ruleset):
+    """Insurance «como máximo igual a la mitad de su apuesta primitiva» is a maximum: 5.01 on 10
+    is a bet_above_maximum of 0.01 citing it; half of 10.15 (5.075) allows 5.07. What is paid
+    (ambiguity ``over_maximum``): the insurance the dealer accepted, whole, at 2 to 1 — with a
+    dealer blackjack 5.01 + 10.02 = 15.03 back."""
     s, ids = two_box(ruleset, ["TS", "9H"], ["9S", "8H"], "AD", stake2="10.15")
     s.insure(ids[2], "5.07")
     assert s.engine.open.violations == []
     s.insure(ids[1], "5.01")
     v = s.engine.open.violations
-    assert [x.kind for x in v] == [VK.ILLEGAL_DECISION] and v[0].amount == D("0.01")
+    assert [x.kind for x in v] == [VK.BET_ABOVE_MAXIMUM] and v[0].amount == D("0.01")
+    assert "mitad" in v[0].citation
+    s.decide("stand", 1).decide("stand", 2).deal("dealer", "KC")
+    e = s.expected()[ids[1] + "/insurance"]
+    assert (e.outcome, e.stake, e.returned) == ("win", D("5.01"), D("15.03"))
+
+
+@BOTH
+def test_an_insurance_the_rules_refuse_is_no_wager_000_L295_004_L750(ruleset):
+    """An insurance with no ace showing is refused (illegal_decision, once): its 5.00 are due
+    back whatever the dealer draws, and a dealer who records nothing for it is right."""
+    s, ids = two_box(ruleset, ["TS", "9H"], ["9S", "8H"], "TD")
+    s.insure(ids[1], "5")
+    s.decide("stand", 1).decide("stand", 2).deal("dealer", "7C")
+    e = s.expected()[ids[1] + "/insurance"]
+    assert (e.outcome, e.returned) == ("refused", D("5.00"))
 
 
 @BOTH

@@ -14,10 +14,10 @@ from decimal import Decimal
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pitwatch.rules.base import ViolationKind as VK
 from pitwatch.rules.blackjack import dealer_draw_error
 from pitwatch.schemas.cards import ALL_CARDS
+
 from tests.rules.test_blackjack_helpers import BJScript
 
 D = Decimal
@@ -116,16 +116,17 @@ def test_settlement_invariants(ruleset, cards, rnd):
     - a busted hand contributes nothing: a bet whose hands all busted gets 0 back, and in general
       returned <= the sum over its non-busted hands of 2.5 x their stake (000 L281; 004 L709);
     - a main bet without splits or doubles gets back at most 2.5 x its stake (000 L293; 004 L743);
-    - an insurance gets back 0 or exactly 3 x its amount (2:1, 000 L297; 004 L761-L763)."""
+    - an insurance gets back 0 or exactly 3 x its amount (2:1, 000 L297; 004 L761-L763), or,
+      when the rules refuse it (no wager), exactly its amount."""
     s = random_round(ruleset, cards, rnd)
     gr = s.game_round
     for e in gr.settle():
         assert e.returned >= 0
         if e.spot == "insurance":
-            assert e.returned in (D("0.00"), e.stake * 3)
+            assert e.returned in ((e.stake,) if e.outcome == "refused" else (D("0.00"), e.stake * 3))
             continue
         bet = gr.bets[e.bet_id]
-        hands = gr.box_hands(bet.box)
+        hands = [h for h in gr.box_hands(bet.box) if not h.refused]
         live_cap = sum((D("2.5") * bet.stake * (2 if h.doubled else 1) for h in hands
                         if not h.bust), D("0"))
         assert e.returned <= live_cap

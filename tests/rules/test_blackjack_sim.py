@@ -14,9 +14,8 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from uuid import UUID
 
-import pytest
-
 import pitwatch.rules.blackjack  # noqa: F401
+import pytest
 from pitwatch.rules.base import RoundVerdict, load_ruleset
 from pitwatch.rules.engine import TableEngine
 from pitwatch.rules.game import TableContext
@@ -152,10 +151,14 @@ def test_each_fault_is_detected(ruleset, fault):
     assert len(h.labels) >= 20, len(h.labels)
     by_round = {v.round_id: {x.kind for x in v.violations} for v in h.verdicts}
     labelled = {lb["round_id"] for lb in h.labels}
+    # (in Andalucía the illegal_decision fault is sometimes an insurance above half the stake,
+    # which the injector labels over_limit_bet: a limit breach, 004 L758-L760)
+    kinds_of = {lb["round_id"]: set() for lb in h.labels}
     for lb in h.labels:
-        assert FAULT_KIND[fault] in by_round[lb["round_id"]], lb
+        assert FAULT_KIND[lb["kind"]] in by_round[lb["round_id"]], lb
+        kinds_of[lb["round_id"]].add(FAULT_KIND[lb["kind"]])
     for rid, ks in by_round.items():
         if rid not in labelled:
             assert ks == set(), (rid, ks)
         else:
-            assert ks == {FAULT_KIND[fault]}, (rid, ks)
+            assert ks == kinds_of[rid], (rid, ks)

@@ -11,10 +11,10 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
-import pytest
-
 import pitwatch.rules.roulette as roulette  # noqa: F401  (registers the game)
-from pitwatch.rules.base import RoundVerdict, ViolationKind as VK
+import pytest
+from pitwatch.rules.base import RoundVerdict
+from pitwatch.rules.base import ViolationKind as VK
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE
 
@@ -202,11 +202,15 @@ VALID_SPOTS = ["straight:0", "straight:36", "split:0-1", "split:0-3", "split:1-2
                "columns:2-3", "dozens:1-2", "dozens:2-3", "red", "black", "even", "odd", "manque",
                "passe"]
 
-INVALID_SPOTS = ["straight:37", "straight:07", "straight:-1", "split:1-5", "split:3-4", "split:20-17",
-                 "split:0-4", "split:17-17", "street:2-3-4", "street:0-1-3", "corner:3-4-6-7",
-                 "corner:1-2-3-4", "corner:0-1-2", "sixline:1-2-3-5-6-7", "sixline:4-5-6-1-2-3",
-                 "column:4", "column:0", "dozen:4", "columns:1-3", "dozens:1-3", "columns:2-1",
-                 "Red", "rouge", "low", "street", "straight:", "straight:1 ", "trio:0-1-2"]
+# Well-formed spot codes (the event schema's grammar, pitwatch.schemas.codes) that are not on
+# the layout: the engine's invalid_bet. Codes outside the grammar ("Red", "straight:07",
+# "trio:0-1-2"...) never reach the engine: the schema rejects them (tests/test_schemas.py).
+INVALID_SPOTS = ["straight:37", "straight:100", "split:1-5", "split:3-4", "split:20-17",
+                 "split:0-4", "split:17-17", "split:36-37", "street:2-3-4", "street:0-1-3",
+                 "street:0-3-4", "street:34-35-37", "corner:3-4-6-7", "corner:1-2-3-4",
+                 "corner:0-1-2-4", "sixline:1-2-3-5-6-7", "sixline:4-5-6-1-2-3", "sixline:0-1-2-3-4-5",
+                 "column:4", "column:0", "column:10", "dozen:4", "columns:1-3", "dozens:1-3",
+                 "columns:2-1", "columns:3-4", "dozens:0-1", "main", "punto", "tie"]
 
 
 @pytest.mark.parametrize("spot", VALID_SPOTS)
@@ -219,10 +223,11 @@ def test_valid_spots_accepted_000_L117(spot):
 @pytest.mark.parametrize("spot", INVALID_SPOTS)
 def test_invalid_spots_rejected_000_L117(spot):
     """000 L117 «sólo pueden hacer uso de las combinaciones siguientes»: anything else (not
-    adjacent on the layout, not canonical) is invalid_bet; its stake is expected back."""
+    adjacent on the layout, not canonical) is invalid_bet, flagged once: not a wager, its
+    chips are handed back (outcome refused, 5.00 returned)."""
     v = RouletteScript().spin([("B1", spot, "5")], number=17)
     assert kinds(v) == [VK.INVALID_BET]
-    assert settled(v)["B1"] == ("void", D("5.00"))
+    assert settled(v)["B1"] == ("refused", D("5.00"))
 
 
 def test_every_layout_spot_counts():
@@ -585,11 +590,13 @@ def test_spin_direction_resets_with_a_new_session(ruleset):
 @BOTH
 def test_bet_after_ball_without_no_more_bets_is_past_posting_000_L185(ruleset):
     """A bet placed after the ball landed is past-posting even if «No va más» is missing;
-    the missing announcement is a procedure violation."""
+    the missing announcement is a procedure violation. The late bet is no wager: it is
+    refused (5.00 handed back), never paid 35 to 1."""
     s = RouletteScript(ruleset)
-    v = s.spin([], number=17, close=False, extra=[
+    v = s.spin([("B0", "red", "5")], number=17, close=False, extra=[
         ("bet_placed", {"bet_id": "B1", "player_id": "P", "spot": "straight:17", "stake": "5"})])
     assert kinds(v) == [VK.PAST_POSTING, VK.PROCEDURE]
+    assert settled(v)["B1"] == ("refused", D("5.00"))
 
 
 @BOTH
@@ -640,3 +647,63 @@ def test_half_back_on_the_last_spin_is_never_illegal_000_L129_004_L320(ruleset):
     s.spin([("B1", "red", "8")], number=0, decisions=[("B1", "en_prison")])
     v = s.spin([], number=0, last=True, decisions=[("B1", "half_back")])
     assert kinds(v) == [] and settled(v) == {"B1": ("half_back", D("2.00"))}
+
+
+LATE_RECORDS = [
+    # what the dealer recorded for the late straight-up bet B2 (5.00 on 17, and 17 came up):
+    # nothing, the chips handed back, the 35:1 win paid, the chips kept
+    (None, []),
+    (("refused", "5.00"), []),
+    (("win", "180.00"), [D("175.00")]),   # 180.00 paid where 5.00 was due: over-paid by 175.00
+    (("lose", "0.00"), [D("-5.00")]),     # the player's 5.00 kept: under-paid by 5.00
+]
+
+
+@BOTH
+@pytest.mark.parametrize("record, discrepancies", LATE_RECORDS)
+def test_a_late_bet_is_no_wager_000_L185_004_L392(ruleset, record, discrepancies):
+    """A bet after «No va más» (000 L185; 004 L392) is not a wager: it is flagged once
+    (past_posting) and its chips are due back. A dealer who refuses it (records nothing) or
+    hands the 5.00 back raises nothing more; paying it as a winning straight-up (35 to 1,
+    180.00 returned) is an over-payment of 175.00; keeping the chips an under-payment of 5.00.
+    B1, red 10.00, loses on 17 (black) and is recorded as lost."""
+    records = {"B1": ("lose", "0.00")}
+    if record is not None:
+        records["B2"] = record
+    v = RouletteScript(ruleset).spin([("B1", "red", "10")], number=17, records=records,
+                                     late_bets=[("B2", "straight:17", "5")])
+    assert [x.kind for x in v.violations if x.kind != VK.PAYOUT_DISCREPANCY] == [VK.PAST_POSTING]
+    assert [x.amount for x in v.violations if x.kind == VK.PAYOUT_DISCREPANCY] == discrepancies
+    assert settled(v) == {"B1": ("lose", D("0.00")), "B2": ("refused", D("5.00"))}
+
+
+def test_a_bet_off_the_layout_is_flagged_once_not_twice_000_L117():
+    """An off-layout bet above the maximum (split:1-5 for 1000.00 at a 900.00 table) is one
+    invalid_bet, not also a limit breach: it is no wager, so no limit applies to it."""
+    v = RouletteScript().spin([("B1", "split:1-5", "1000")], number=17)
+    assert [x.kind for x in v.violations] == [VK.INVALID_BET]
+    assert settled(v)["B1"] == ("refused", D("1000.00"))
+
+
+def test_a_refused_bet_withdrawn_raises_nothing_000_L185():
+    """Taking back the chips of a late bet is what should happen: no second past-posting."""
+    s = RouletteScript()
+    v = s.spin([("B1", "red", "10")], number=17, late_bets=[("B2", "straight:17", "5")],
+               extra=[("bet_withdrawn", {"bet_id": "B2"})])
+    assert kinds(v) == [VK.PAST_POSTING]
+    assert "B2" not in settled(v)
+
+
+@BOTH
+def test_a_winning_bet_above_its_maximum_is_paid_whole_and_flagged(ruleset):
+    """The maxima per kind (000 L157-L163; 004 L338-L352) say nothing of a bet accepted above
+    one; the rulesets' ambiguity «Winning bet above the maximum for its kind» records the
+    choice: settled whole at the regulated ratio, flagged bet_above_maximum. 900.00 straight
+    up on 17 (far above any straight-up maximum at a 5.00 table) wins 35 to 1: 32,400.00 back."""
+    from pitwatch.rules.base import load_ruleset
+
+    points = [a["point"] for a in load_ruleset(ruleset).data["ambiguities"]]
+    assert "Winning bet above the maximum for its kind" in points
+    v = RouletteScript(ruleset).spin([("B1", "straight:17", "900")], number=17)
+    assert kinds(v) == [VK.BET_ABOVE_MAXIMUM]
+    assert settled(v) == {"B1": ("win", D("32400.00"))}

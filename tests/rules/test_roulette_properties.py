@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 import pitwatch.rules.roulette as roulette
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.rules.test_roulette import AND, GAL, RouletteScript, settled
 
 D = Decimal

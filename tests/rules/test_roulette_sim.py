@@ -11,9 +11,8 @@ from collections import Counter
 from datetime import datetime
 from decimal import Decimal
 
-import pytest
-
 import pitwatch.rules.roulette  # noqa: F401  (registers the game)
+import pytest
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import parse_event
@@ -82,7 +81,8 @@ def test_clean_simulation_is_realistic(clean_run):
 def test_sim_prisoner_tracking_matches_the_engine():
     """The simulator's own record of bets in prison equals the engine's after every spin
     (checked on a run long enough to meet several zeros)."""
-    from pitwatch.sim import base, roulette as sim_roulette
+    from pitwatch.sim import base
+    from pitwatch.sim import roulette as sim_roulette
 
     seen = []
     orig = sim_roulette.play_round

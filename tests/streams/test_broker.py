@@ -11,7 +11,6 @@ import pytest
 from confluent_kafka import Consumer
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pitwatch.streams.broker import BrokerError, LocalBroker, find_tansu, free_port
 from pitwatch.streams.config import DEFAULT_WAREHOUSE, KafkaSettings
 from pitwatch.streams.producer import ProduceError, produce_events, produce_jsonl, table_key

@@ -25,7 +25,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from pitwatch.streams.app import (
     ALL_TOPICS,
     APPLIED_OFFSET_KEY,
@@ -41,6 +40,7 @@ from pitwatch.streams.app import (
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.processor import BatchResult, InMessage, OutMessage
 from pitwatch.streams.producer import produce_events
+
 from tests.fixtures.processes import track
 
 from .test_broker import consume_all
@@ -204,7 +204,8 @@ def test_worker_processes_restarts_and_recovers_table_state(broker, fresh_topics
     for tid, bodies in by_table.items():
         counts = sorted(b["n"] for b in bodies)
         # state survived the restart: counts run 1..200 with no restart back at 1
-        assert counts == list(range(1, 201)), (tid, sorted((b["offset"], b["n"]) for b in bodies)[:5], sorted((b["offset"], b["n"]) for b in bodies)[145:155], len(bodies))
+        seen = sorted((b["offset"], b["n"]) for b in bodies)
+        assert counts == list(range(1, 201)), (tid, seen[:5], seen[145:155], len(bodies))
         assert len({b["partition"] for b in bodies}) == 1
     rows = [json.loads(line) for line in w.warehouse.read_text().splitlines()]
     assert Counter(r["wh_table"] for r in rows) == {"stub_rows": total}

@@ -6,7 +6,6 @@ import json
 import subprocess
 
 import pytest
-
 from pitwatch.streams.producer import produce_events
 
 from .test_broker import consume_all

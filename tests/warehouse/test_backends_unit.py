@@ -7,10 +7,9 @@ import re
 from decimal import Decimal
 
 import pytest
-
 from pitwatch.warehouse import (
-    ChdbWarehouse,
     TABLE_COLUMNS,
+    ChdbWarehouse,
     ServerWarehouse,
     WarehouseError,
     open_warehouse,
@@ -19,6 +18,7 @@ from pitwatch.warehouse import (
     schema_statements,
 )
 from pitwatch.warehouse.backends import _prepare, _rename_database
+
 from tests.warehouse.rows import T0, event, settlement
 
 

@@ -15,8 +15,8 @@ from decimal import Decimal
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pitwatch.warehouse import ID_COLUMNS, TABLE_COLUMNS, open_warehouse
+
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
 ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "table_hourly", "table_hourly_mv"}

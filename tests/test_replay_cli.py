@@ -1,0 +1,309 @@
+"""``pitwatch replay`` for auditors' scripts: JSON Lines with a fixed field set per record kind,
+money as two-decimal strings, UTC times with milliseconds, and the exit status (0 clean,
+1 violations, 2 invalid input or usage error).
+
+The event files are written out by hand (one French roulette table, Galicia, minimum 5.00 €)
+and every expected figure below is worked out by hand from the payout table in the README,
+not by the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from pitwatch.cli import app
+from pitwatch.replay.output import MODEL_BY_KIND, RECORD_ADAPTER, REPLAY_SCHEMAS
+from typer.testing import CliRunner
+
+runner = CliRunner()
+ENV = {"COLUMNS": "200"}
+
+TABLE = "GAL-RF-09"
+MONEY = re.compile(r"^-?[0-9]+\.[0-9]{2}$")
+UTC_MS = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$")
+MONEY_FIELDS = {
+    "settlement": ("stake", "expected_returned", "expected_commission", "recorded_returned",
+                   "recorded_commission", "discrepancy"),
+    "violation": ("amount",),
+}
+
+
+class Events:
+    """Hand-built events of one roulette table: ``seq`` from 1, one second apart from
+    2026-11-21 20:00:00.000 UTC (event ``n`` occurs at second ``n``)."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.seq = 0
+
+    def add(self, type: str, round_id: str | None = None, actor=("dealer", "D-01"), **payload) -> Events:
+        self.seq += 1
+        self.lines.append(json.dumps({
+            "event_id": str(uuid.UUID(int=self.seq)), "schema_version": 1, "casino_id": "gal-coruna",
+            "table_id": TABLE, "game": "french_roulette", "seq": self.seq, "round_id": round_id,
+            "occurred_at": f"2026-11-21T20:00:{self.seq:02d}.000Z",
+            "actor": {"role": actor[0], "id": actor[1]}, "type": type, **payload}))
+        return self
+
+    def raw(self, line: str) -> Events:
+        """An input line that is not an event (does not take a seq)."""
+        self.lines.append(line)
+        return self
+
+    def open(self) -> Events:
+        return (self.add("table_opened", actor=("pit_boss", "PB-1"), ruleset_id="french_roulette.galicia",
+                         jurisdiction="galicia", min_bet="5.00", max_bet="900.00", float_amount="10000.00")
+                .add("dealer_assigned", actor=("pit_boss", "PB-1"), dealer_id="D-01"))
+
+    def spin_17(self, rid: str, straight_paid: str = "360.00", direction: str = "clockwise") -> Events:
+        """A round on 17 (black, odd, manque): straight:17 10.00 € (35:1, returns 360.00),
+        split:17-20 10.00 € (17:1, returns 180.00), red 20.00 € (loses, 0.00). The straight-up
+        is recorded as paid ``straight_paid``."""
+        self.add("round_started", rid)
+        for bid, spot, stake in (("B1", "straight:17", "10.00"), ("B2", "split:17-20", "10.00"),
+                                 ("B3", "red", "20.00")):
+            self.add("bet_placed", rid, ("player", "P-1"), bet_id=f"{rid}-{bid}", player_id="P-1",
+                     spot=spot, stake=stake)
+        self.add("wheel_spun", rid, direction=direction).add("bets_closed", rid).add("ball_landed", rid, number=17)
+        for bid, outcome, returned in (("B1", "win", straight_paid), ("B2", "win", "180.00"), ("B3", "lose", "0.00")):
+            self.add("settlement_recorded", rid, bet_id=f"{rid}-{bid}", outcome=outcome, returned=returned)
+        return self.add("round_ended", rid)
+
+    def write(self, path: Path) -> Path:
+        path.write_text("\n".join(self.lines) + "\n")
+        return path
+
+
+def replay(path: Path, *args: str):
+    return runner.invoke(app, ["replay", "file", str(path), *args], env=ENV)
+
+
+def records(stdout: str) -> list[dict]:
+    """Every stdout line, checked against its kind's model and its fixed field set."""
+    out = []
+    for line in stdout.splitlines():
+        data = json.loads(line)
+        model = MODEL_BY_KIND[data["kind"]]
+        model.model_validate_json(line)
+        RECORD_ADAPTER.validate_json(line)
+        assert set(data) == set(model.model_fields), (data["kind"], set(data) ^ set(model.model_fields))
+        for name in MONEY_FIELDS.get(data["kind"], ()):
+            assert data[name] is None or MONEY.match(data[name]), (name, data[name])
+        for name in ("started_at", "ended_at", "detected_at"):
+            if name in data:
+                assert UTC_MS.match(data[name]), (name, data[name])
+        out.append(data)
+    assert out and out[-1]["kind"] == "summary" and [r["kind"] for r in out].count("summary") == 1
+    return out
+
+
+# --------------------------------------------------------------------------- exit 0: clean
+
+
+def test_a_clean_file_exits_0_with_round_settlements_and_summary(tmp_path):
+    path = Events().open().spin_17("R1").write(tmp_path / "clean.jsonl")
+    res = replay(path, "--format", "json")
+    assert res.exit_code == 0, res.output
+    recs = records(res.stdout)
+    assert [r["kind"] for r in recs] == ["round", "settlement", "settlement", "settlement", "summary"]
+    rnd = recs[0]
+    assert rnd == {
+        "kind": "round", "table_id": TABLE, "round_id": "R1", "game": "french_roulette",
+        "ruleset_id": "french_roulette.galicia", "dealer_id": "D-01", "outcome": rnd["outcome"],
+        "started_at": "2026-11-21T20:00:03.000Z", "ended_at": "2026-11-21T20:00:13.000Z",
+        "bets": 3, "violations": 0, "line": 13}
+    assert "17" in rnd["outcome"]
+    by_bet = {r["bet_id"]: r for r in recs if r["kind"] == "settlement"}
+    assert {b: (r["spot"], r["stake"], r["expected_outcome"], r["expected_returned"], r["expected_commission"],
+                r["recorded"], r["recorded_outcome"], r["recorded_returned"], r["recorded_commission"],
+                r["discrepancy"])
+            for b, r in by_bet.items()} == {
+        "R1-B1": ("straight:17", "10.00", "win", "360.00", "0.00", True, "win", "360.00", "0.00", "0.00"),
+        "R1-B2": ("split:17-20", "10.00", "win", "180.00", "0.00", True, "win", "180.00", "0.00", "0.00"),
+        "R1-B3": ("red", "20.00", "lose", "0.00", "0.00", True, "lose", "0.00", "0.00", "0.00"),
+    }
+    assert all(r["player_id"] == "P-1" and r["table_id"] == TABLE and r["round_id"] == "R1" for r in by_bet.values())
+    assert "L133" in by_bet["R1-B1"]["citation"] and "L135" in by_bet["R1-B2"]["citation"]
+    assert recs[-1] == {"kind": "summary", "lines": 13, "events": 13, "rounds": 1, "rounds_with_violations": 0,
+                        "violations": 0, "invalid_lines": 0, "exit_status": 0}
+
+
+def test_text_format_prints_euros_and_utc_milliseconds(tmp_path):
+    path = Events().open().spin_17("R1", straight_paid="350.00").write(tmp_path / "short.jsonl")
+    res = replay(path)  # --format text is the default
+    assert res.exit_code == 1, res.output
+    out = res.stdout
+    for text in ("10.00 €", "20.00 €", "win 360.00 €", "win 350.00 €", "win 180.00 €", "lose 0.00 €",
+                 "-10.00 €", "2026-11-21 20:00:03.000 UTC", "2026-11-21 20:00:13.000 UTC", "payout_discrepancy"):
+        assert text in out, text
+    assert "EUR)" not in out and "T20:00" not in out
+    assert "1 rounds replayed, 1 with violations, 1 violation(s), 0 invalid line(s); exit status 1" in res.stderr
+
+
+# --------------------------------------------------------------------------- exit 1: violations
+
+
+def test_a_file_with_a_violation_exits_1_and_the_violation_follows_its_round(tmp_path):
+    # R2: the straight-up on 17 (10.00 € at 35:1, 360.00 € due) is paid 350.00 €: under-paid by 10.00 €
+    path = Events().open().spin_17("R1").spin_17("R2", straight_paid="350.00", direction="counterclockwise") \
+        .write(tmp_path / "short.jsonl")
+    res = replay(path, "--format", "json")
+    assert res.exit_code == 1, res.output
+    recs = records(res.stdout)
+    assert [r["kind"] for r in recs] == ["round"] + ["settlement"] * 3 + ["round"] + ["settlement"] * 3 + \
+        ["violation", "summary"]
+    assert recs[4]["round_id"] == "R2" and recs[4]["violations"] == 1 and recs[4]["line"] == 24
+    b1 = recs[5]
+    assert (b1["bet_id"], b1["expected_returned"], b1["recorded_returned"], b1["discrepancy"]) == \
+        ("R2-B1", "360.00", "350.00", "-10.00")
+    v = recs[8]
+    assert {k: v[k] for k in ("violation_kind", "severity", "table_id", "round_id", "bet_id", "player_id",
+                              "dealer_id", "amount", "detected_at", "line")} == {
+        "violation_kind": "payout_discrepancy", "severity": "high", "table_id": TABLE, "round_id": "R2",
+        "bet_id": "R2-B1", "player_id": "P-1", "dealer_id": "D-01", "amount": "-10.00",
+        "detected_at": "2026-11-21T20:00:24.000Z", "line": 24}
+    assert "L133" in v["citation"] and v["evidence"] == [str(uuid.UUID(int=21))]  # the settlement_recorded
+    assert recs[-1] == {"kind": "summary", "lines": 24, "events": 24, "rounds": 2, "rounds_with_violations": 1,
+                        "violations": 1, "invalid_lines": 0, "exit_status": 1}
+
+    only = replay(path, "--format", "json", "--only-violations")
+    assert only.exit_code == 1
+    recs = records(only.stdout)
+    assert [r["round_id"] for r in recs if r["kind"] == "round"] == ["R2"]
+    assert recs[-1]["rounds"] == 2  # the summary counts every round replayed
+
+
+def test_a_stand_alone_violation_has_null_round_fields(tmp_path):
+    """A sequence gap is a violation outside any round verdict: ids that do not apply are null."""
+    ev = Events().open()
+    ev.seq += 1  # seq 3 is lost
+    path = ev.spin_17("R1").write(tmp_path / "gap.jsonl")
+    res = replay(path, "--format", "json")
+    assert res.exit_code == 1, res.output
+    gaps = [r for r in records(res.stdout) if r["kind"] == "violation" and r["violation_kind"] == "sequence_gap"]
+    assert len(gaps) == 1
+    assert (gaps[0]["bet_id"], gaps[0]["amount"], gaps[0]["line"]) == (None, None, 3)
+
+
+# --------------------------------------------------------------------------- exit 2: invalid input
+
+
+def test_an_invalid_line_exits_2_even_with_violations(tmp_path):
+    ev = Events().open().raw("{not json").spin_17("R1", straight_paid="350.00")
+    path = ev.write(tmp_path / "bad.jsonl")
+    res = replay(path, "--format", "json")
+    assert res.exit_code == 2, res.output
+    recs = records(res.stdout)
+    bad = [r for r in recs if r["kind"] == "invalid_line"]
+    assert len(bad) == 1 and bad[0]["line"] == 3 and "JSON" in bad[0]["reason"]
+    assert recs[-1] == {"kind": "summary", "lines": 14, "events": 13, "rounds": 1, "rounds_with_violations": 1,
+                        "violations": 1, "invalid_lines": 1, "exit_status": 2}
+    assert "1 invalid line(s)" in res.stderr
+
+
+@pytest.mark.parametrize("payload, reason", [
+    ({"type": "bet_placed", "bet_id": "X1", "player_id": "P-1", "spot": "stright:5", "stake": "10.00"},
+     "spot: 'stright:5' is not a spot code; did you mean 'straight:5'?"),
+    ({"type": "card_dealt", "hand": "deler", "card": "TS"},
+     "hand: 'deler' is not a hand id; did you mean 'dealer'?"),
+])
+def test_an_off_grammar_code_is_an_invalid_line_with_a_did_you_mean_hint(tmp_path, payload, reason):
+    ev = Events().open().add("round_started", "R1")
+    ev.add(round_id="R1", **payload)
+    path = ev.write(tmp_path / "typo.jsonl")
+    res = replay(path, "--format", "json")
+    assert res.exit_code == 2, res.output
+    bad = [r for r in records(res.stdout) if r["kind"] == "invalid_line"]
+    assert bad == [{"kind": "invalid_line", "line": 4, "reason": reason}]
+    text = replay(path)
+    assert text.exit_code == 2 and "did you mean" in text.stdout
+
+
+def test_an_off_layout_spot_is_a_violation_not_an_invalid_line(tmp_path):
+    """split:1-5 is well-formed but 1 and 5 are not adjacent: the rules' invalid_bet (exit 1)."""
+    ev = Events().open().add("round_started", "R1")
+    ev.add("bet_placed", "R1", ("player", "P-1"), bet_id="X1", player_id="P-1", spot="split:1-5", stake="10.00")
+    ev.add("wheel_spun", "R1", direction="clockwise").add("bets_closed", "R1").add("ball_landed", "R1", number=5)
+    ev.add("settlement_recorded", "R1", bet_id="X1", outcome="void", returned="10.00").add("round_ended", "R1")
+    res = replay(ev.write(tmp_path / "offlayout.jsonl"), "--format", "json")
+    assert res.exit_code == 1, res.output
+    recs = records(res.stdout)
+    assert [r["violation_kind"] for r in recs if r["kind"] == "violation"] == ["invalid_bet"]
+    assert recs[-1]["invalid_lines"] == 0
+
+
+def test_usage_errors_exit_2(tmp_path):
+    path = Events().open().spin_17("R1").write(tmp_path / "clean.jsonl")
+    res = replay(path, "--format", "xml")
+    assert res.exit_code == 2 and "--format must be text or json" in res.stderr
+    res = replay(tmp_path / "missing.jsonl")
+    assert res.exit_code == 2 and "does not exist" in res.output
+    res = runner.invoke(app, ["replay", "round", TABLE, "R1", "--format", "yaml"])
+    assert res.exit_code == 2 and "--format must be text or json" in res.stderr
+
+
+# --------------------------------------------------------------------------- replay round
+
+
+def test_replay_round_exit_status_and_records(tmp_path, chdb_url):
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+    from pitwatch.warehouse import open_warehouse
+
+    lines = Events().open().spin_17("R1").spin_17("R2", straight_paid="350.00", direction="counterclockwise").lines
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(lines)])
+    wh = open_warehouse(chdb_url)
+    try:
+        wh.ensure_schema()
+        for table, rows in out.rows.items():
+            wh.insert_new(table, rows)
+    finally:
+        wh.close()
+
+    def round_cmd(rid: str, *args: str):
+        return runner.invoke(app, ["replay", "round", TABLE, rid, "--warehouse", chdb_url, *args], env=ENV)
+
+    res = round_cmd("R1", "--format", "json")
+    assert res.exit_code == 0, res.output
+    recs = records(res.stdout)
+    assert [r["kind"] for r in recs] == ["round", "settlement", "settlement", "settlement", "summary"]
+    assert recs[0]["line"] is None and recs[0]["ended_at"] == "2026-11-21T20:00:13.000Z"
+    assert recs[-1] == {"kind": "summary", "lines": 13, "events": 13, "rounds": 1, "rounds_with_violations": 0,
+                        "violations": 0, "invalid_lines": 0, "exit_status": 0}
+
+    res = round_cmd("R2", "--format", "json")
+    assert res.exit_code == 1, res.output
+    recs = records(res.stdout)
+    v = [r for r in recs if r["kind"] == "violation"]
+    assert [(r["violation_kind"], r["bet_id"], r["amount"], r["line"]) for r in v] == \
+        [("payout_discrepancy", "R2-B1", "-10.00", None)]
+    assert recs[-1]["rounds"] == 1 and recs[-1]["violations"] == 1 and recs[-1]["exit_status"] == 1
+
+    text = round_cmd("R2")
+    assert text.exit_code == 1 and "350.00 €" in text.stdout and "2026-11-21 20:00:24.000 UTC" in text.stdout
+
+    missing = round_cmd("R9")
+    assert missing.exit_code == 2 and f"round R9 of table {TABLE} not found" in missing.stderr
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def test_schema_export_writes_the_replay_record_schemas(tmp_path):
+    res = runner.invoke(app, ["schema", "export", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    for kind in ("round", "settlement", "violation", "invalid_line", "summary"):
+        schema = json.loads((tmp_path / f"replay-{kind}.schema.json").read_text())
+        assert schema["$id"] == f"https://pitwatch.dev/schemas/v1/replay-{kind}.schema.json"
+        assert schema["properties"]["kind"]["const"] == kind
+        assert set(schema["required"]) == set(schema["properties"])  # every field always present
+        assert schema["additionalProperties"] is False
+    assert set(REPLAY_SCHEMAS) == {f"replay-{k}" for k in ("round", "settlement", "violation", "invalid_line",
+                                                           "summary")}
+    settlement = json.loads((tmp_path / "replay-settlement.schema.json").read_text())["properties"]
+    assert settlement["stake"]["pattern"] == r"^-?[0-9]+\.[0-9]{2}$"
+    assert {"type": "null"} in settlement["recorded_returned"]["anyOf"]
