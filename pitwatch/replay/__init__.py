@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.auditor import TableAuditor
-from pitwatch.rules.base import RoundVerdict, RuleError
+from pitwatch.rules.base import RoundVerdict
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
 EXIT_CLEAN = 0
@@ -103,8 +103,9 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
             aud = auditors[event.table_id] = TableAuditor(event.table_id)
         try:
             out = aud.feed(event)
-        except RuleError as exc:
-            yield _counted(stats, ReplayItem(line=n, error=str(exc)))
+        except Exception as exc:  # an engine defect: the table is unchanged, as in the live pipeline
+            yield _counted(stats, ReplayItem(
+                line=n, error=f"engine error on {event.type} of table {event.table_id}: {type(exc).__name__}: {exc}"))
             continue
         if out.rejected:
             yield _counted(stats, ReplayItem(line=n, error=out.rejected))
