@@ -19,7 +19,9 @@ app = typer.Typer(
 schema_app = typer.Typer(help="The event contract.", no_args_is_help=True)
 replay_app = typer.Typer(help="Replay events through the rules engine (auditors).", no_args_is_help=True)
 app.add_typer(schema_app, name="schema")
+rulesets_app = typer.Typer(help="The rulesets (game x jurisdiction) and their versions.")
 app.add_typer(replay_app, name="replay")
+app.add_typer(rulesets_app, name="rulesets")
 
 console = Console()
 err = Console(stderr=True)
@@ -254,8 +256,13 @@ def replay_round_cmd(
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
     fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
+    current_ruleset: bool = typer.Option(
+        False, "--current-ruleset",
+        help="Judge with the ruleset version shipped with this release instead of the version in force "
+             "when the round was judged live."),
 ):
-    """Replay one round from the warehouse's raw events (auditor's disputed hand)."""
+    """Replay one round from the warehouse's raw events (auditor's disputed hand), judged with
+    the ruleset version that was in force (recorded on the round's settlements and alerts)."""
     from pitwatch.replay import ReplayStats
     from pitwatch.replay.warehouse import replay_round
     from pitwatch.warehouse import WarehouseError
@@ -264,11 +271,14 @@ def replay_round_cmd(
     settings = _settings(warehouse_url=warehouse)
     stats = ReplayStats()
     try:
-        items = replay_round(settings.warehouse_url, table_id, round_id, stats=stats)
+        found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset)
     except (WarehouseError, ValueError) as exc:
-        _fail(f"cannot read {settings.warehouse_url}: {exc}")
-    if items is None:
+        _fail(f"cannot replay from {settings.warehouse_url}: {exc}")
+    if found is None:
         _fail(f"round {round_id} of table {table_id} not found in {settings.warehouse_url}")
+    items, judged = found
+    if judged is not None:
+        err.print(judged.describe())
     out = _replay_printer(fmt)
     for item in items:
         out(item)
@@ -292,18 +302,45 @@ def demo(
     sys.exit(run_demo(tables=tables, hours=hours, seed=seed, data_dir=data_dir, console=console))
 
 
-@app.command()
-def rulesets():
-    """List the rulesets (game x jurisdiction) and their sources."""
+@rulesets_app.callback(invoke_without_command=True)
+def rulesets(
+    ctx: typer.Context,
+    warehouse: Optional[str] = typer.Option(
+        None, "--warehouse", help="Also list the ruleset versions stored in this warehouse (chdb:///path or "
+                                  "clickhouse://host:9000/db): every version that judged a stored verdict."),
+):
+    """List the rulesets shipped with this release (id, game, jurisdiction, version = SHA-256 of
+    the file, the regulation it encodes, the file), and with --warehouse the stored versions."""
+    if ctx.invoked_subcommand is not None:
+        return
     from rich.table import Table
 
-    from pitwatch.rules.base import list_rulesets, load_ruleset
+    from pitwatch.rules.base import RULESETS_DIR, list_rulesets, load_ruleset
 
-    t = Table("id", "game", "jurisdiction", "seed", "title")
+    t = Table("id", "game", "jurisdiction", "version", "regulation (seed)", "file", title="shipped rulesets")
     for rid in list_rulesets():
         r = load_ruleset(rid)
-        t.add_row(r.id, r.game, r.jurisdiction, r.data.get("seed", ""), r.data.get("title", ""))
+        t.add_row(r.id, r.game, r.jurisdiction, r.content_hash[:12], str(r.data.get("seed", "")),
+                  f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml")
     console.print(t)
+    if warehouse is None:
+        return
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    try:
+        wh = open_warehouse(warehouse)
+        try:
+            stored = wh.rows("rulesets", order_by="ruleset_id, first_used_at")
+        finally:
+            wh.close()
+    except (WarehouseError, ValueError) as exc:
+        _fail(f"cannot read {warehouse}: {exc}")
+    shipped = {load_ruleset(rid).content_hash for rid in list_rulesets()}
+    s = Table("id", "version", "first used (UTC)", "shipped now", title=f"versions stored in {warehouse}")
+    for row in stored:
+        s.add_row(row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
+                  "yes" if row["ruleset_hash"] in shipped else "no")
+    console.print(s)
 
 
 def main() -> None:  # pragma: no cover

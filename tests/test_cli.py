@@ -150,7 +150,7 @@ def test_replay_round_from_the_warehouse_equals_the_file_replay(sim_file, wareho
 def test_replay_round_on_a_bad_warehouse_url_says_so():
     res = runner.invoke(app, ["replay", "round", "T", "R", "--warehouse", "mysql://nowhere/db"])
     assert res.exit_code == 2
-    assert "cannot read mysql://nowhere/db" in res.stderr
+    assert "cannot replay from mysql://nowhere/db" in res.stderr
 
 
 @pytest.mark.kafka

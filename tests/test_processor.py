@@ -109,6 +109,35 @@ def test_invalid_messages_are_rejected_with_raw_bytes_and_reason(lines):
     assert base64.b64decode(body["raw_b64"]) == raw
 
 
+def _gaps(msgs: list[InMessage], batch: int) -> tuple[list[str], int]:
+    store: dict = {}
+    proc, gaps, rejected = BatchProcessor(store.get), [], 0
+    for i in range(0, len(msgs), batch):
+        res = proc.process(msgs[i:i + batch])
+        store.update(res.states)
+        gaps += [r["message"] for r in res.rows["alerts"] if r["kind"] == "sequence_gap"]
+        rejected += len(res.rows["rejected"])
+    return gaps, rejected
+
+
+@pytest.mark.parametrize("damage", ["truncated", "schema"])
+@pytest.mark.parametrize("batch", [7, 10_000])
+def test_an_invalid_message_is_reported_once_not_also_as_a_gap(lines, damage, batch):
+    """Issue 7 §6: a message rejected as invalid is one rejected row; its seq is not reported
+    again as missing by the next event's sequence check, in the same batch or a later one
+    (the excused seq is part of the stored table state)."""
+    msgs = to_messages(lines)
+    clean_gaps, clean_rejected = _gaps(msgs, batch)
+    i = next(n for n, ln in enumerate(lines) if json.loads(ln)["type"] == "card_dealt" and n > 100)
+    doc = json.loads(lines[i])
+    bad = lines[i][:lines[i].index(b"\"seq\"") + 12] if damage == "truncated" else json.dumps(dict(doc, card="ZZ")).encode()
+    assert b'"seq"' in bad and b'"table_id"' in bad
+    msgs[i] = InMessage(msgs[i].key, bad, msgs[i].partition, msgs[i].offset)
+    gaps, rejected = _gaps(msgs, batch)
+    assert rejected == clean_rejected + 1
+    assert gaps == clean_gaps
+
+
 def test_stored_state_resumes_in_a_fresh_process(lines, tmp_path):
     """The batch engine runs in a child process that starts with nothing imported: a table
     state stored by one process (a JSON snapshot) must resume in another, whose first use of

@@ -9,6 +9,7 @@ not by the code under test.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import uuid
@@ -18,6 +19,8 @@ import pytest
 from pitwatch.cli import app
 from pitwatch.replay.output import MODEL_BY_KIND, RECORD_ADAPTER, REPLAY_SCHEMAS
 from typer.testing import CliRunner
+
+RULESET_FILE = Path(__file__).parents[1] / "pitwatch" / "rules" / "rulesets" / "french_roulette.galicia.toml"
 
 runner = CliRunner()
 ENV = {"COLUMNS": "200"}
@@ -114,6 +117,7 @@ def test_a_clean_file_exits_0_with_round_settlements_and_summary(tmp_path):
     assert rnd == {
         "kind": "round", "table_id": TABLE, "round_id": "R1", "game": "french_roulette",
         "ruleset_id": "french_roulette.galicia", "dealer_id": "D-01", "outcome": rnd["outcome"],
+        "ruleset_hash": hashlib.sha256(RULESET_FILE.read_bytes()).hexdigest(),
         "started_at": "2026-11-21T20:00:03.000Z", "ended_at": "2026-11-21T20:00:13.000Z",
         "bets": 3, "violations": 0, "line": 13}
     assert "17" in rnd["outcome"]
@@ -223,6 +227,23 @@ def test_an_off_grammar_code_is_an_invalid_line_with_a_did_you_mean_hint(tmp_pat
     assert text.exit_code == 2 and "did you mean" in text.stdout
 
 
+@pytest.mark.parametrize("damage", ["schema", "truncated"])
+def test_an_invalid_line_is_reported_once_not_also_as_a_missing_seq(tmp_path, damage):
+    """Issue 7 §6: line 4 (seq 4) is invalid (a misspelt spot, or the line cut short); the
+    round goes on with seq 5. The invalid line is the only finding: no sequence_gap for seq 4."""
+    ev = Events().open().add("round_started", "R1")
+    ev.add("bet_placed", "R1", ("player", "P-1"), bet_id="X1", player_id="P-1", spot="stright:5", stake="10.00")
+    if damage == "truncated":
+        ev.lines[-1] = ev.lines[-1][:ev.lines[-1].index('"round_id"')]
+    ev.add("wheel_spun", "R1", direction="clockwise").add("bets_closed", "R1").add("ball_landed", "R1", number=17)
+    ev.add("round_ended", "R1")
+    res = replay(ev.write(tmp_path / "bad.jsonl"), "--format", "json")
+    recs = records(res.stdout)
+    assert [(r["kind"], r.get("line")) for r in recs if r["kind"] in ("invalid_line", "violation")] == [
+        ("invalid_line", 4)]
+    assert recs[-1]["violations"] == 0 and res.exit_code == 2
+
+
 def test_an_off_layout_spot_is_a_violation_not_an_invalid_line(tmp_path):
     """split:1-5 is well-formed but 1 and 5 are not adjacent: the rules' invalid_bet (exit 1)."""
     ev = Events().open().add("round_started", "R1")
@@ -307,3 +328,59 @@ def test_schema_export_writes_the_replay_record_schemas(tmp_path):
     settlement = json.loads((tmp_path / "replay-settlement.schema.json").read_text())["properties"]
     assert settlement["stake"]["pattern"] == r"^-?[0-9]+\.[0-9]{2}$"
     assert {"type": "null"} in settlement["recorded_returned"]["anyOf"]
+
+
+def test_replay_round_judges_with_the_ruleset_version_in_force(tmp_path, chdb_url, monkeypatch):
+    """Issue 7 §5: R2 was judged live with the shipped french_roulette.galicia (straight-up
+    35 to 1, 000 L133: 10.00 € returns 360.00, recorded 350.00: under-paid by 10.00). A later
+    release ships a ruleset that pays 34 to 1 (350.00). `replay round` still judges with the
+    stored version and says so; with --current-ruleset it judges with the new one (no
+    violation). The warehouse holds both the settlement's hash and that version's source."""
+    from pitwatch.rules import base
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+    from pitwatch.warehouse import open_warehouse
+
+    rid = "french_roulette.galicia"
+    lines = Events().open().spin_17("R2", straight_paid="350.00").lines
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(lines)])
+    live = base.load_ruleset(rid)
+    assert {r["ruleset_hash"] for r in out.rows["settlements"]} == {live.content_hash}
+    assert {(r["kind"], r["ruleset_hash"]) for r in out.rows["alerts"]} == {("payout_discrepancy", live.content_hash)}
+    assert [(r["ruleset_key"], r["source"]) for r in out.rows["rulesets"]] == [
+        (f"{rid}@{live.content_hash}", live.source)]
+    wh = open_warehouse(chdb_url)
+    try:
+        wh.ensure_schema()
+        for table, rows in out.rows.items():
+            wh.insert_new(table, rows)
+    finally:
+        wh.close()
+
+    changed = base.parse_ruleset(live.source.replace("straight = 35 ", "straight = 34 ", 1))
+    assert changed.content_hash != live.content_hash
+    shipped = base._shipped
+    monkeypatch.setattr(base, "_shipped", lambda r: changed if r == rid else shipped(r))
+
+    def round_cmd(*args: str):
+        return runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "json", *args],
+                             env=ENV)
+
+    res = round_cmd()
+    assert res.exit_code == 1, res.output
+    recs = records(res.stdout)
+    assert recs[0]["ruleset_hash"] == live.content_hash
+    assert [(r["violation_kind"], r["amount"]) for r in recs if r["kind"] == "violation"] == [
+        ("payout_discrepancy", "-10.00")]
+    assert f"judged with {rid}@{live.content_hash[:12]}, the version in force" in res.stderr
+
+    now = round_cmd("--current-ruleset")
+    assert now.exit_code == 0, now.output
+    assert records(now.stdout)[0]["ruleset_hash"] == changed.content_hash
+    assert f"judged with {rid}@{changed.content_hash[:12]}, the version shipped with this release" in now.stderr
+
+    listed = runner.invoke(app, ["rulesets", "--warehouse", chdb_url], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0, listed.output
+    stored = [ln for ln in listed.stdout.splitlines() if live.content_hash[:12] in ln]
+    assert len(stored) == 1 and rid in stored[0] and stored[0].rstrip(" │").endswith("no")
+    assert changed.content_hash[:12] in listed.stdout  # the shipped list shows the new version

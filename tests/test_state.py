@@ -24,6 +24,7 @@ from pitwatch.sim.base import TableSpec, simulate
 from pitwatch.streams.processor import BatchProcessor, InMessage
 
 FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
+FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
 D = Decimal
 
 
@@ -93,12 +94,33 @@ def test_snapshot_carries_the_wheel_direction_000_L183():
 
 
 def test_snapshot_is_versioned_json_and_a_fixed_point():
+    """Version 1 upcasts to version 2 (no excused seqs) and nothing else changes; a version 2
+    snapshot dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == STATE_VERSION == 1
+    assert doc["state_version"] == 1 and STATE_VERSION == 2
     again = dump_state(load_state(raw))
-    assert json.loads(again) == doc
+    expected = dict(doc, state_version=2, sequence=dict(doc["sequence"], excused=[]))
+    assert json.loads(again) == expected
     assert dump_state(load_state(again)) == again
+    v2 = FIXTURE_V2.read_bytes()
+    assert json.loads(dump_state(load_state(v2))) == json.loads(v2)
+
+
+def test_release_0_2_snapshot_keeps_the_excused_seq():
+    """A snapshot written by release 0.2 (state_version 2): seq 16 of RF-FIX was an invalid
+    message, already reported. Seq 15 then seq 17 arrive: no sequence_gap (16 is accounted
+    for); after 17, a jump to 19 is a gap of exactly one event (18)."""
+    aud = load_state(FIXTURE_V2.read_bytes())
+    assert aud.sequence.excused == {16}
+    ev = Events(seq=14)
+    _, alerts = feed_all(aud, [ev("bets_closed", "R2")])
+    ev.seq += 1  # 16: the invalid message
+    _, later = feed_all(aud, [ev("wheel_spun", "R2", direction="counterclockwise")])
+    assert alerts == [] and later == [] and aud.sequence.excused == set()
+    ev.seq += 1  # 18 lost
+    _, gap = feed_all(aud, [ev("ball_landed", "R2", number=5)])
+    assert [(a.kind, a.message) for a in gap] == [("sequence_gap", "1 event(s) missing: seq 18..18")]
 
 
 @pytest.mark.parametrize("raw, why", [

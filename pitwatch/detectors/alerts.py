@@ -65,6 +65,9 @@ class Alert:
     citation: str
     detected_at: datetime
     evidence: tuple[str, ...] = field(default=())
+    ruleset_id: str = ""
+    ruleset_hash: str = ""
+    """The ruleset version in force at the table when the alert was raised ('' if none)."""
 
     def to_row(self) -> dict[str, Any]:
         """Warehouse row of the ``alerts`` table."""
@@ -76,6 +79,7 @@ class Alert:
             "amount": self.amount if self.amount is not None else Decimal("0.00"),
             "message": self.message, "citation": self.citation,
             "evidence": list(self.evidence),
+            "ruleset_id": self.ruleset_id, "ruleset_hash": self.ruleset_hash,
             "detected_at": self.detected_at.replace(microsecond=0),
             "detected_ms": self.detected_at.microsecond // 1000,
         }
@@ -90,12 +94,13 @@ class Alert:
 
 def alert_from_violation(
     v: Violation, *, casino_id: str, table_id: str, game: str, round_id: str | None,
-    dealer_id: str | None, detected_at: datetime,
+    dealer_id: str | None, detected_at: datetime, ruleset_id: str = "", ruleset_hash: str = "",
 ) -> Alert:
     """Turn a rules-engine :class:`Violation` into an :class:`Alert` with a stable id.
 
     The id depends only on the table, round, kind, bet and evidence, all of which are
-    derived from the events, so replaying the same events yields the same id.
+    derived from the events, so replaying the same events yields the same id (whatever the
+    ruleset version, which the alert records beside it).
     """
     aid = stable_id("alert", table_id, round_id or "", v.kind, v.bet_id or "", ",".join(v.event_ids))
     return Alert(
@@ -103,7 +108,7 @@ def alert_from_violation(
         casino_id=casino_id, table_id=table_id, game=game, round_id=round_id or "",
         bet_id=v.bet_id or "", player_id=v.player_id or "", dealer_id=dealer_id or "",
         amount=v.amount, message=v.message, citation=v.citation, detected_at=detected_at,
-        evidence=tuple(e for e in v.event_ids if e),
+        evidence=tuple(e for e in v.event_ids if e), ruleset_id=ruleset_id, ruleset_hash=ruleset_hash,
     )
 
 
@@ -114,6 +119,7 @@ def round_alerts(verdict: RoundVerdict) -> list[Alert]:
         alert_from_violation(
             v, casino_id=verdict.casino_id, table_id=verdict.table_id, game=verdict.game,
             round_id=verdict.round_id, dealer_id=verdict.dealer_id, detected_at=verdict.ended_at,
+            ruleset_id=verdict.ruleset_id, ruleset_hash=verdict.ruleset_hash,
         )
         for v in verdict.violations
     ]
@@ -134,7 +140,8 @@ def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict[
     return {
         "settlement_id": settlement_id(verdict.table_id, verdict.round_id, e.bet_id),
         "casino_id": verdict.casino_id, "table_id": verdict.table_id, "game": verdict.game,
-        "ruleset_id": verdict.ruleset_id, "round_id": verdict.round_id, "bet_id": e.bet_id,
+        "ruleset_id": verdict.ruleset_id, "ruleset_hash": verdict.ruleset_hash,
+        "round_id": verdict.round_id, "bet_id": e.bet_id,
         "player_id": e.player_id, "dealer_id": verdict.dealer_id or "", "spot": e.spot,
         "stake": e.stake, "expected_outcome": e.outcome, "expected_returned": e.returned,
         "expected_commission": e.commission, "recorded": 1 if r is not None else 0,

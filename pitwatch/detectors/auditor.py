@@ -8,7 +8,7 @@ replay. The stream processor stores it between batches in the versioned snapshot
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
 from pitwatch.detectors.sequence import APPLY, SequenceChecker
@@ -35,12 +35,14 @@ class TableAuditor:
     ``positions`` maps an input position ``"topic:partition"`` to the offset of the last
     event of this table applied from it; the stream processor uses it to skip messages
     redelivered after a crash without re-flagging them (:meth:`already_applied`).
+    ``versions`` pins ruleset versions (``{ruleset_id: content hash}``, see
+    :class:`~pitwatch.rules.engine.TableEngine`); by default the shipped ones judge.
     """
 
-    def __init__(self, table_id: str):
+    def __init__(self, table_id: str, versions: Mapping[str, str] | None = None):
         self.table_id = table_id
         self.sequence = SequenceChecker()
-        self.engine = TableEngine(table_id)
+        self.engine = TableEngine(table_id, versions)
         self.positions: dict[str, int] = {}
 
     def already_applied(self, position: str, offset: int, seq: int) -> bool:
@@ -64,7 +66,8 @@ class TableAuditor:
         return alert_from_violation(
             v, casino_id=event.casino_id, table_id=self.table_id, game=event.game.value,
             round_id=event.round_id, dealer_id=ctx.dealer_id if ctx else None,
-            detected_at=event.occurred_at)
+            detected_at=event.occurred_at, ruleset_id=ctx.ruleset.id if ctx else "",
+            ruleset_hash=ctx.ruleset.content_hash if ctx else "")
 
     def feed(self, event: Any) -> AuditOutput:
         """Check and apply one event of this table (``seq`` order).

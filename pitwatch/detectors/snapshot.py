@@ -5,14 +5,15 @@ changelog is a Kafka topic), so the format outlives any one release of pitwatch.
 JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
 an attribute to a class still reads every snapshot written before.
 
-Format, ``state_version`` 1 (UTF-8 JSON object)::
+Format, ``state_version`` 2 (UTF-8 JSON object)::
 
     {
-      "state_version": 1,
+      "state_version": 2,
       "table_id": "RF-01",
       "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
-                   "recent": [["<event_id>", 2203], ...]},    # recent ids, oldest first (<= 2048)
+                   "recent": [["<event_id>", 2203], ...],     # recent ids, oldest first (<= 2048)
+                   "excused": [2210, ...]},                   # seqs after last_seq rejected as invalid
       "engine": {
         "base": {                                             # the table at the last quiet point
           "ctx": null | {"casino_id": ..., "table_id": ..., "game": ..., "ruleset_id": ...,
@@ -29,7 +30,8 @@ The open round is not stored as game-module internals: it is rebuilt on load by 
 
 Versioning: :data:`STATE_VERSION` is the version written. Every older version has an
 upcaster in :data:`UPCASTERS` (``N -> N+1``, a pure function over the decoded dict); loading
-applies them in turn. A snapshot of a newer version than this release knows, or one that fails
+applies them in turn. Version 1 (release 0.1) had no ``sequence.excused``: it upcasts to an
+empty list. A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
 """
@@ -47,7 +49,7 @@ from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 class StateError(ValueError):
@@ -63,6 +65,7 @@ class SequenceState(_Strict):
 
     last_seq: int = Field(ge=0)
     recent: list[tuple[str, int]]
+    excused: list[int]
 
 
 class EngineBase(_Strict):
@@ -79,17 +82,24 @@ class EngineState(_Strict):
     pending: list[dict[str, Any]]
 
 
-class TableStateV1(_Strict):
-    """Snapshot format version 1 (see the module docstring)."""
+class TableState(_Strict):
+    """Snapshot format, version :data:`STATE_VERSION` (see the module docstring)."""
 
-    state_version: int = Field(ge=1, le=1)
+    state_version: int = Field(ge=STATE_VERSION, le=STATE_VERSION)
     table_id: str
     positions: dict[str, int]
     sequence: SequenceState
     engine: EngineState
 
 
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 -> 2: the sequence state gains ``excused`` (none in a version-1 snapshot)."""
+    seq = doc.get("sequence")
+    seq = dict(seq, excused=[]) if isinstance(seq, dict) else seq
+    return dict(doc, state_version=2, sequence=seq)
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 
@@ -100,7 +110,8 @@ def dump_state(aud: TableAuditor) -> bytes:
         "table_id": aud.table_id,
         "positions": aud.positions,
         "sequence": {"last_seq": aud.sequence.last_seq,
-                     "recent": [[k, v] for k, v in aud.sequence.recent.items()]},
+                     "recent": [[k, v] for k, v in aud.sequence.recent.items()],
+                     "excused": sorted(aud.sequence.excused)},
         "engine": aud.engine.snapshot(),
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -136,7 +147,7 @@ def load_state(raw: bytes) -> TableAuditor:
     if not isinstance(doc, dict):
         raise StateError("table state is not a JSON object")
     try:
-        state = TableStateV1.model_validate(upcast(doc))
+        state = TableState.model_validate(upcast(doc))
     except ValidationError as exc:
         raise StateError(f"table state does not match version {STATE_VERSION}: {exc.errors()[:3]}") from None
     aud = TableAuditor(state.table_id)
@@ -144,6 +155,7 @@ def load_state(raw: bytes) -> TableAuditor:
     seqc = SequenceChecker()
     seqc.last_seq = state.sequence.last_seq
     seqc.recent = {k: v for k, v in state.sequence.recent}
+    seqc.excused = set(state.sequence.excused)
     aud.sequence = seqc
     try:
         aud.engine = TableEngine.from_snapshot(

@@ -11,7 +11,7 @@ pydantic model per record kind) and :mod:`pitwatch.replay.text` (rich text).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.auditor import TableAuditor
@@ -77,8 +77,11 @@ class ReplayStats:
 
 
 def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
-                 stats: ReplayStats | None = None) -> Iterator[ReplayItem]:
-    """Replay JSONL event lines (any number of tables, each in ``seq`` order).
+                 stats: ReplayStats | None = None,
+                 versions: Mapping[str, str] | None = None) -> Iterator[ReplayItem]:
+    """Replay JSONL event lines (any number of tables, each in ``seq`` order), judged with the
+    ruleset versions pinned in ``versions`` (``{ruleset_id: content hash}``) or else the
+    ones shipped with this release.
 
     Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
     per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``). Blank
@@ -96,11 +99,13 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
         try:
             event = parse_event(raw)
         except InvalidEvent as exc:
+            if exc.table_id is not None and exc.seq is not None:  # not again as a missing seq
+                auditors.setdefault(exc.table_id, TableAuditor(exc.table_id, versions)).sequence.excuse(exc.seq)
             yield _counted(stats, ReplayItem(line=n, error=exc.reason))
             continue
         aud = auditors.get(event.table_id)
         if aud is None:
-            aud = auditors[event.table_id] = TableAuditor(event.table_id)
+            aud = auditors[event.table_id] = TableAuditor(event.table_id, versions)
         try:
             out = aud.feed(event)
         except Exception as exc:  # an engine defect: the table is unchanged, as in the live pipeline

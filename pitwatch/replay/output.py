@@ -43,13 +43,15 @@ class _Record(BaseModel):
 
 class RoundRecord(_Record):
     """A round verdict. ``line``: the input line of the event that ended the round;
-    ``bets``/``violations``: how many settlement / violation records follow."""
+    ``bets``/``violations``: how many settlement / violation records follow;
+    ``ruleset_hash``: the content hash (SHA-256) of the ruleset version that judged it."""
 
     kind: Literal["round"]
     table_id: str
     round_id: str
     game: str
     ruleset_id: str
+    ruleset_hash: str
     dealer_id: str | None
     outcome: str
     started_at: UtcTime
@@ -150,6 +152,7 @@ def round_record(v: RoundVerdict, alerts: list[Alert], line: int | None) -> Roun
     """The ``round`` record of a verdict and its alerts."""
     return RoundRecord(
         kind="round", table_id=v.table_id, round_id=v.round_id, game=v.game, ruleset_id=v.ruleset_id,
+        ruleset_hash=v.ruleset_hash,
         dealer_id=_or_none(v.dealer_id), outcome=v.outcome, started_at=time_json(v.started_at),
         ended_at=time_json(v.ended_at), bets=len(v.checks), violations=len(alerts), line=line)
 

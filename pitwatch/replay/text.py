@@ -56,7 +56,7 @@ def render_item(console: Console, item: ReplayItem) -> None:
         return
     v = item.verdict
     status = "[green]OK[/green]" if not item.alerts else f"[red]{len(item.alerts)} violation(s)[/red]"
-    console.rule(f"{escape(v.table_id)} {escape(v.round_id)} · {escape(v.ruleset_id)} · {status}")
+    console.rule(f"{escape(v.table_id)} {escape(v.round_id)} · {escape(v.ruleset_id)}@{v.ruleset_hash[:12]} · {status}")
     console.print(f"{escape(v.outcome)} · dealer {escape(v.dealer_id or '-')} · "
                   f"{time_text(v.started_at)} → {time_text(v.ended_at)} ({_where(item.line)})")
     t = Table(show_edge=False, pad_edge=False)

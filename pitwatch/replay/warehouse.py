@@ -2,14 +2,68 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from pitwatch.replay import ReplayItem, ReplayStats, replay_lines
+from pitwatch.rules.base import RuleError, load_ruleset, register_ruleset_version
+
+
+@dataclass(frozen=True)
+class JudgedWith:
+    """Which ruleset version judged a replayed round: ``ruleset_id``, its content ``version``
+    (SHA-256 hex), and ``in_force``: True when it is the version recorded on the round's stored
+    settlements and alerts (the law in force when it was judged live), False when it is the
+    version shipped with this release (asked for, or the round has no stored verdict)."""
+
+    ruleset_id: str
+    version: str
+    in_force: bool
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``judged with french_roulette.galicia@1a2b3c4d5e6f, ...``."""
+        why = ("the version in force when the round was judged live" if self.in_force
+               else "the version shipped with this release")
+        return f"judged with {self.ruleset_id}@{self.version[:12]}, {why}"
+
+
+def _version_in_force(wh: Any, table_id: str, round_id: str) -> tuple[str, str] | None:
+    """``(ruleset_id, hash)`` recorded on the round's stored settlements or alerts, if any."""
+    for table in ("settlements", "alerts"):
+        found = wh.query(
+            f"SELECT ruleset_id, ruleset_hash FROM pitwatch.{table} FINAL WHERE table_id = %(t)s "
+            "AND round_id = %(r)s AND ruleset_hash != '' LIMIT 1", {"t": table_id, "r": round_id})
+        if found:
+            return str(found[0][0]), str(found[0][1])
+    return None
+
+
+def _load_version(wh: Any, ruleset_id: str, version: str) -> None:
+    """Make ``version`` of ``ruleset_id`` loadable, from the warehouse's ``rulesets`` table when
+    it is not the shipped one. Raises ``ValueError`` if the warehouse does not hold it."""
+    try:
+        load_ruleset(ruleset_id, version)
+        return
+    except RuleError:
+        pass
+    rows = wh.query("SELECT source FROM pitwatch.rulesets FINAL WHERE ruleset_key = %(k)s",
+                    {"k": f"{ruleset_id}@{version}"})
+    if not rows:
+        raise ValueError(f"ruleset {ruleset_id} version {version[:12]}, recorded on the round, is not in the "
+                         "warehouse's rulesets table (use --current-ruleset to judge with this release's)")
+    register_ruleset_version(str(rows[0][0]))
 
 
 def replay_round(warehouse_url: str, table_id: str, round_id: str,
-                 stats: ReplayStats | None = None) -> list[ReplayItem] | None:
+                 stats: ReplayStats | None = None, current: bool = False,
+                 ) -> tuple[list[ReplayItem], JudgedWith | None] | None:
     """Re-derive the verdict of ``round_id`` on ``table_id`` from the stored events.
+
+    The round is judged with the ruleset version recorded on its stored settlements and
+    alerts (the law in force when it was judged live; a version other than the shipped one is
+    read from the warehouse's ``rulesets`` table), unless ``current`` is set or nothing was
+    recorded: then with the version shipped with this release. The second member of the
+    result says which (``None`` if the round never reached a verdict).
 
     The table's events up to the round's last ``seq`` are folded from the table's latest
     ``table_opened`` before the round (limits, ruleset and cross-round state such as
@@ -39,22 +93,28 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
         rows = wh.query(
             "SELECT seq, payload FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
             "AND seq >= %(a)s AND seq <= %(b)s ORDER BY seq", {"t": table_id, "a": start, "b": last})
+        recorded = None if current else _version_in_force(wh, table_id, round_id)
+        if recorded is not None:
+            _load_version(wh, *recorded)
     finally:
         wh.close()
+    versions = dict([recorded]) if recorded is not None else {}
     fold = ReplayStats()
     bad: list[ReplayItem] = []
     found = None
-    for item in replay_lines((r[1] for r in rows), stats=fold):
+    for item in replay_lines((r[1] for r in rows), stats=fold, versions=versions):
         if item.error is not None:
             seq = rows[(item.line or 1) - 1][0]
             bad.append(replace(item, line=None, error=f"stored event seq {seq} of {table_id}: {item.error}"))
         elif item.verdict is not None and item.verdict.round_id == round_id:
             found = replace(item, line=None)
-    if found is None:
+    if found is None or found.verdict is None:
         return None
     if stats is not None:
         stats.lines += fold.lines
         stats.events += fold.events
         for item in (*bad, found):
             stats.count(item)
-    return [*bad, found]
+    v = found.verdict
+    judged = JudgedWith(v.ruleset_id, v.ruleset_hash, recorded is not None and recorded[1] == v.ruleset_hash)
+    return [*bad, found], judged

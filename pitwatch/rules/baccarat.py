@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
 from typing import Any, Sequence
 
 from pitwatch.rules.base import (
@@ -91,19 +90,20 @@ def _dec(v: Any) -> Decimal:
     return v if isinstance(v, Decimal) else Decimal(str(v))
 
 
-@lru_cache(maxsize=None)
-def _rules_for(ruleset_id: str) -> PuntoBancaRules:
-    from pitwatch.rules.base import load_ruleset
-
-    return parse_rules(load_ruleset(ruleset_id))
+_PARSED: dict[tuple[str, str], PuntoBancaRules] = {}
 
 
 def rules_of(ruleset: Ruleset) -> PuntoBancaRules:
-    """The :class:`PuntoBancaRules` of a punto y banca ruleset (cached per ruleset id).
+    """The :class:`PuntoBancaRules` of a punto y banca ruleset (cached per ruleset version:
+    id and content hash).
 
     Raises ``RuleError`` if the ruleset's tableau or sections are malformed.
     """
-    return _rules_for(ruleset.id)
+    key = (ruleset.id, ruleset.content_hash)
+    rules = _PARSED.get(key)
+    if rules is None:
+        rules = _PARSED[key] = parse_rules(ruleset)
+    return rules
 
 
 def parse_rules(ruleset: Ruleset) -> PuntoBancaRules:

@@ -6,6 +6,7 @@ ruleset, and cached), reads a clock or draws a random number.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -42,12 +43,19 @@ class Ruleset:
     ``[citations]`` mapping rule keys to citation strings
     ``"<seed> L<a>-L<b> (<heading>)"``, and ``[[ambiguities]]`` entries with ``point``,
     ``text`` and ``choice``. Games add their own sections (payouts, limits, options).
+
+    ``content_hash`` is the SHA-256 (hex) of the file's bytes and ``source`` its text: a
+    version of a ruleset is ``(id, content_hash)``. Every verdict records the version that
+    judged it, and the warehouse keeps the source of every version it has used, so a round
+    can be judged again with the law as it was (:func:`load_ruleset` with a hash).
     """
 
     id: str
     game: str
     jurisdiction: str
     data: dict[str, Any]
+    content_hash: str = ""
+    source: str = field(default="", repr=False, compare=False)
 
     @property
     def rounding(self) -> str:
@@ -65,19 +73,60 @@ class Ruleset:
         return round_cents(amount, self.rounding)
 
 
-@lru_cache(maxsize=None)
-def load_ruleset(ruleset_id: str) -> Ruleset:
-    """Load ruleset ``ruleset_id`` (e.g. ``"french_roulette.galicia"``).
+def content_hash(source: bytes) -> str:
+    """SHA-256 (hex, 64 characters) of a ruleset file's bytes: the id of its version."""
+    return hashlib.sha256(source).hexdigest()
 
-    Raises ``RuleError`` if no such ruleset file exists.
-    """
+
+def parse_ruleset(source: str) -> Ruleset:
+    """Build a :class:`Ruleset` from the text of a ruleset file (TOML, UTF-8).
+
+    Raises ``RuleError`` if it is not TOML or lacks ``id``, ``game`` or ``jurisdiction``."""
+    try:
+        data = tomllib.loads(source, parse_float=Decimal)
+        return Ruleset(id=str(data["id"]), game=str(data["game"]), jurisdiction=str(data["jurisdiction"]),
+                       data=data, content_hash=content_hash(source.encode("utf-8")), source=source)
+    except (tomllib.TOMLDecodeError, KeyError) as exc:
+        raise RuleError(f"not a ruleset file: {type(exc).__name__}: {exc}") from None
+
+
+_PAST_VERSIONS: dict[tuple[str, str], Ruleset] = {}
+
+
+def register_ruleset_version(source: str) -> Ruleset:
+    """Make a version of a ruleset (its file text, e.g. read back from the warehouse's
+    ``rulesets`` table) loadable by :func:`load_ruleset` with its hash. Returns it.
+
+    Versions are content-addressed, so registering is idempotent and never changes what an
+    ``(id, hash)`` pair means. Raises ``RuleError`` for text that is not a ruleset."""
+    r = parse_ruleset(source)
+    return _PAST_VERSIONS.setdefault((r.id, r.content_hash), r)
+
+
+@lru_cache(maxsize=None)
+def _shipped(ruleset_id: str) -> Ruleset:
     path = RULESETS_DIR / f"{ruleset_id}.toml"
     if "/" in ruleset_id or not path.is_file():
         known = ", ".join(sorted(p.stem for p in RULESETS_DIR.glob("*.toml")))
         raise RuleError(f"unknown ruleset {ruleset_id!r} (known: {known})")
-    with path.open("rb") as fh:
-        data = tomllib.load(fh, parse_float=Decimal)
-    return Ruleset(id=data["id"], game=data["game"], jurisdiction=data["jurisdiction"], data=data)
+    return parse_ruleset(path.read_bytes().decode("utf-8"))
+
+
+def load_ruleset(ruleset_id: str, version: str | None = None) -> Ruleset:
+    """Load ruleset ``ruleset_id`` (e.g. ``"french_roulette.galicia"``): the version shipped
+    with this release, or, given ``version`` (a content hash), that version, which must be
+    the shipped one or one registered with :func:`register_ruleset_version`.
+
+    Raises ``RuleError`` if no such ruleset, or no such version of it, is known.
+    """
+    current = _shipped(ruleset_id)
+    if version is None or version == current.content_hash:
+        return current
+    past = _PAST_VERSIONS.get((ruleset_id, version))
+    if past is None:
+        raise RuleError(f"version {version[:12]} of ruleset {ruleset_id!r} is not known to this release "
+                        f"(shipped: {current.content_hash[:12]}); register its source first")
+    return past
 
 
 def list_rulesets() -> list[str]:
@@ -220,6 +269,8 @@ class RoundVerdict:
     checks: tuple[BetCheck, ...]
     violations: tuple[Violation, ...]
     event_ids: tuple[str, ...] = field(default=(), repr=False)
+    ruleset_hash: str = ""
+    """:attr:`Ruleset.content_hash` of the ruleset version that judged the round."""
 
 
 def limit_violations(

@@ -17,7 +17,7 @@ Common rules enforced here, for every game:
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from pitwatch.rules.base import (
     REFUSED,
@@ -87,10 +87,16 @@ class TableEngine:
     them. The same pair is the engine's persistent form (:meth:`snapshot`,
     :meth:`from_snapshot`): a JSON-ready dict that holds the table context and the raw
     events of the open round, never the internals of a game module.
+
+    ``versions`` pins rulesets: ``{ruleset_id: content hash}``. A table opened with a pinned
+    ruleset is judged with that version (replaying a round with the law in force when it
+    was judged); any other with the version shipped with this release. Every verdict
+    records the version that judged it (:attr:`RoundVerdict.ruleset_hash`).
     """
 
-    def __init__(self, table_id: str):
+    def __init__(self, table_id: str, versions: Mapping[str, str] | None = None):
         self.table_id = table_id
+        self.versions: dict[str, str] = dict(versions or {})
         self.ctx: TableContext | None = None
         self.open: _OpenRound | None = None
         #: events received while the table has no valid ``table_opened`` (reported once)
@@ -181,7 +187,8 @@ class TableEngine:
                     ENGINE_CITATION, (rec.event_id,), rec.bet_id, None, rec.net))
         return RoundVerdict(
             casino_id=self.ctx.casino_id, table_id=self.table_id, game=self.ctx.game,
-            ruleset_id=self.ctx.ruleset.id, round_id=g.round_id, dealer_id=self.ctx.dealer_id,
+            ruleset_id=self.ctx.ruleset.id, ruleset_hash=self.ctx.ruleset.content_hash,
+            round_id=g.round_id, dealer_id=self.ctx.dealer_id,
             started_at=rnd.started_at, ended_at=event.occurred_at, outcome=outcome,
             checks=tuple(checks), violations=tuple(violations), event_ids=tuple(rnd.events),
         )
@@ -216,7 +223,7 @@ class TableEngine:
     def _rebuild(self, base: dict[str, Any], pending: list[Any]) -> None:
         """Reset to ``base`` (a :meth:`_quiet_state`) and re-apply ``pending`` (their outputs
         were already emitted once and are discarded)."""
-        self.ctx = None if base["ctx"] is None else TableContext.from_dict(base["ctx"])
+        self.ctx = None if base["ctx"] is None else TableContext.from_dict(base["ctx"], self.versions)
         self.unopened_events = int(base["unopened_events"])
         self.open = None
         self._base = None
@@ -232,11 +239,13 @@ class TableEngine:
         return {"base": base, "pending": [ev.model_dump(mode="json") for ev in self._pending]}
 
     @classmethod
-    def from_snapshot(cls, table_id: str, snap: dict[str, Any], parse: Any) -> "TableEngine":
-        """Rebuild an engine from :meth:`snapshot`. ``parse(dict) -> event`` validates each
-        pending event (the schema layer's adapter). Raises :class:`RuleError` for an unknown
-        ruleset and whatever ``parse`` raises for a malformed event."""
-        eng = cls(table_id)
+    def from_snapshot(cls, table_id: str, snap: dict[str, Any], parse: Any,
+                      versions: Mapping[str, str] | None = None) -> "TableEngine":
+        """Rebuild an engine from :meth:`snapshot` (``versions`` as in the constructor).
+        ``parse(dict) -> event`` validates each pending event (the schema layer's adapter).
+        Raises :class:`RuleError` for an unknown ruleset and whatever ``parse`` raises for a
+        malformed event."""
+        eng = cls(table_id, versions)
         eng._rebuild(snap["base"], [parse(d) for d in snap["pending"]])
         return eng
 
@@ -246,7 +255,7 @@ class TableEngine:
         out: list[Any] = []
 
         if t == "table_opened":
-            ruleset = load_ruleset(event.ruleset_id)
+            ruleset = load_ruleset(event.ruleset_id, self.versions.get(event.ruleset_id))
             if ruleset.game != event.game.value:
                 raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game.value}")
             if self.open is not None:
@@ -360,14 +369,15 @@ class TableEngine:
         return out
 
 
-def replay(events: Iterable[Any]) -> Iterator[Any]:
+def replay(events: Iterable[Any], versions: Mapping[str, str] | None = None) -> Iterator[Any]:
     """Fold a stream of events of any number of tables (each table's events in ``seq`` order);
-    yields verdicts and violations as rounds end."""
+    yields verdicts and violations as rounds end. ``versions`` pins rulesets (see
+    :class:`TableEngine`)."""
     engines: dict[str, TableEngine] = {}
     for ev in events:
         eng = engines.get(ev.table_id)
         if eng is None:
-            eng = engines[ev.table_id] = TableEngine(ev.table_id)
+            eng = engines[ev.table_id] = TableEngine(ev.table_id, versions)
         yield from eng.apply(ev)
 
 

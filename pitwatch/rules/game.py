@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping
 
 from pitwatch.rules.base import (
     Bet,
@@ -64,12 +64,14 @@ class TableContext:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TableContext":
-        """Rebuild a context from :meth:`to_dict`. Raises :class:`~pitwatch.rules.base.RuleError`
-        if its ruleset is unknown."""
+    def from_dict(cls, d: dict[str, Any], versions: Mapping[str, str] | None = None) -> "TableContext":
+        """Rebuild a context from :meth:`to_dict`, with the ruleset version pinned in
+        ``versions`` (``{ruleset_id: content hash}``) or else the shipped one. Raises
+        :class:`~pitwatch.rules.base.RuleError` if that ruleset or version is unknown."""
+        rid = d["ruleset_id"]
         return cls(
             casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
-            ruleset=load_ruleset(d["ruleset_id"]), min_bet=Decimal(d["min_bet"]),
+            ruleset=load_ruleset(rid, (versions or {}).get(rid)), min_bet=Decimal(d["min_bet"]),
             max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
             carry=copy.deepcopy(d["carry"]),
         )

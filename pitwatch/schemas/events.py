@@ -24,6 +24,8 @@ on the layout, a hand that exists) is judged by each game's rules module.
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from enum import Enum
@@ -381,11 +383,42 @@ EVENT_CLASS_BY_TYPE: dict[str, type[EventBase]] = {
 
 
 class InvalidEvent(ValueError):
-    """Raised by :func:`parse_event` for bytes that are not a valid event; ``reason`` says why."""
+    """Raised by :func:`parse_event` for bytes that are not a valid event; ``reason`` says why.
 
-    def __init__(self, reason: str):
+    ``table_id`` and ``seq`` are the envelope's, when the bytes are a JSON object whose
+    ``table_id`` is a non-empty string and ``seq`` a positive integer (else ``None``): the
+    sequence check uses them so that the invalid message is not reported a second time as a
+    missing event (:meth:`pitwatch.detectors.sequence.SequenceChecker.excuse`)."""
+
+    def __init__(self, reason: str, table_id: str | None = None, seq: int | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.table_id = table_id
+        self.seq = seq
+
+
+_TABLE_ID_FIELD = re.compile(rb'"table_id"\s*:\s*"([^"\\]{1,64})"')
+_SEQ_FIELD = re.compile(rb'"seq"\s*:\s*([0-9]{1,18})\b')
+
+
+def _envelope_hint(raw: bytes | str) -> tuple[str | None, int | None]:
+    """``(table_id, seq)`` read from a message that failed validation, where readable: from
+    the JSON object, or, for bytes that are not JSON (a truncated line), from the one
+    ``"table_id"`` and the one ``"seq"`` field they hold (none if either is absent or repeated)."""
+    try:
+        doc: Any = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+        tids, seqs = _TABLE_ID_FIELD.findall(data), _SEQ_FIELD.findall(data)
+        if len(tids) != 1 or len(seqs) != 1:
+            return None, None
+        doc = {"table_id": tids[0].decode("utf-8", "replace"), "seq": int(seqs[0])}
+    if not isinstance(doc, dict):
+        return None, None
+    tid, seq = doc.get("table_id"), doc.get("seq")
+    if not isinstance(tid, str) or not tid or type(seq) is not int or seq < 1:
+        return None, None
+    return tid, seq
 
 
 def parse_event(raw: bytes | str) -> Event:
@@ -397,14 +430,15 @@ def parse_event(raw: bytes | str) -> Event:
     try:
         return EVENT_ADAPTER.validate_json(raw)
     except Exception as exc:  # pydantic.ValidationError or decoding errors
+        tid, seq = _envelope_hint(raw)
         errors = getattr(exc, "errors", None)
         if callable(errors):
             parts = []
             for err in errors()[:5]:
                 loc = ".".join(str(p) for p in err.get("loc", ()) if p not in EVENT_CLASS_BY_TYPE)
                 parts.append(f"{loc or '<event>'}: {err.get('msg')}")
-            raise InvalidEvent("; ".join(parts)) from None
-        raise InvalidEvent(str(exc)) from None
+            raise InvalidEvent("; ".join(parts), tid, seq) from None
+        raise InvalidEvent(str(exc), tid, seq) from None
 
 
 def dump_event(event: EventBase) -> bytes:

@@ -34,6 +34,7 @@ from typing import Callable
 from pitwatch.detectors.alerts import settlement_rows
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
+from pitwatch.rules.base import load_ruleset
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
 TOPIC_EVENTS = "pitwatch.table-events"
@@ -68,7 +69,7 @@ class BatchResult:
 
     messages: list[OutMessage] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=lambda: {
-        "events_raw": [], "settlements": [], "alerts": [], "rejected": []})
+        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": []})
     states: dict[str, bytes] = field(default_factory=dict)
     consumed: int = 0
     skipped: int = 0
@@ -116,6 +117,14 @@ def event_row(event, raw: bytes, ingested_at: datetime) -> dict:
     }
 
 
+def ruleset_row(ruleset_id: str, version: str, now: datetime) -> dict:
+    """The ``rulesets`` warehouse row of a ruleset version (its id, content hash and file
+    text), keyed ``<id>@<hash>`` so that it is stored once however often it judges."""
+    r = load_ruleset(ruleset_id, version)
+    return {"ruleset_key": f"{r.id}@{r.content_hash}", "ruleset_id": r.id, "ruleset_hash": r.content_hash,
+            "game": r.game, "jurisdiction": r.jurisdiction, "source": r.source, "first_used_at": now}
+
+
 class BatchProcessor:
     """Runs the ingest, sequence and round stages over batches of messages.
 
@@ -137,6 +146,7 @@ class BatchProcessor:
         now = self.clock().replace(microsecond=0)
         auditors: dict[str, TableAuditor] = {}
         unreadable: dict[str, str] = {}  # table -> why its stored state cannot be loaded
+        versions: set[tuple[str, str]] = set()  # ruleset versions that judged this batch
         msgs = res.messages
         rows = res.rows
         for m in batch:
@@ -145,23 +155,17 @@ class BatchProcessor:
                 event = parse_event(m.value)
             except InvalidEvent as exc:
                 self._reject(res, m, exc.reason, now)
+                if exc.table_id is not None and exc.seq is not None:
+                    # reported once, as invalid: not again as a missing seq by a later gap
+                    held = self._auditor(exc.table_id, auditors, unreadable)
+                    if isinstance(held, TableAuditor):
+                        held.sequence.excuse(exc.seq)
                 continue
             tid = event.table_id
-            aud = auditors.get(tid)
-            if aud is None:
-                if tid in unreadable:
-                    self._reject(res, m, unreadable[tid], now)
-                    continue
-                blob = self.load_state(tid)
-                try:
-                    aud = load_state(blob) if blob else TableAuditor(tid)
-                except StateError as exc:
-                    # the stored state is kept as it is (never overwritten) and every event of
-                    # the table is rejected, with its bytes, until a release can read it
-                    unreadable[tid] = f"table {tid} held: its stored state cannot be loaded ({exc})"
-                    self._reject(res, m, unreadable[tid], now)
-                    continue
-                auditors[tid] = aud
+            aud = self._auditor(tid, auditors, unreadable)
+            if not isinstance(aud, TableAuditor):
+                self._reject(res, m, aud, now)
+                continue
             position = f"{self.topic}:{m.partition}"
             if aud.already_applied(position, m.offset, event.seq):
                 res.skipped += 1  # redelivered after a crash: already applied
@@ -179,19 +183,41 @@ class BatchProcessor:
                 rows["events_raw"].append(event_row(event, m.value, now))
             key = tid.encode()
             for v in out.verdicts:
+                versions.add((v.ruleset_id, v.ruleset_hash))
                 for row in settlement_rows(v):
                     rows["settlements"].append(row)
                     msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, _dumps(row)))
             if out.alerts:
                 trigger = str(event.event_id)
                 for a in out.alerts:
+                    versions.add((a.ruleset_id, a.ruleset_hash))
                     rows["alerts"].append(a.to_row())
                     body = a.to_json_dict()
                     body["trigger_event_id"] = trigger  # the event whose processing raised it
                     msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
         for tid, aud in auditors.items():
             res.states[tid] = dump_state(aud)
+        rows["rulesets"] = [ruleset_row(rid, h, now) for rid, h in sorted(versions) if h]
         return res
+
+    def _auditor(self, tid: str, auditors: dict[str, TableAuditor], unreadable: dict[str, str]) -> TableAuditor | str:
+        """The auditor of table ``tid`` for this batch (loaded from its stored state the first
+        time), or the reason its events are held when the stored state cannot be loaded."""
+        aud = auditors.get(tid)
+        if aud is not None:
+            return aud
+        if tid in unreadable:
+            return unreadable[tid]
+        blob = self.load_state(tid)
+        try:
+            aud = load_state(blob) if blob else TableAuditor(tid)
+        except StateError as exc:
+            # the stored state is kept as it is (never overwritten) and every event of the
+            # table is rejected, with its bytes, until a release can read it
+            unreadable[tid] = f"table {tid} held: its stored state cannot be loaded ({exc})"
+            return unreadable[tid]
+        auditors[tid] = aud
+        return aud
 
     def _reject(self, res: BatchResult, m: InMessage, reason: str, now: datetime) -> None:
         row = rejected_record(m.value, reason, self.topic, m.partition, m.offset, now)

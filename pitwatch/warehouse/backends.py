@@ -88,6 +88,7 @@ ID_COLUMNS: dict[str, str] = {
     "settlements": "settlement_id",
     "alerts": "alert_id",
     "rejected": "reject_id",
+    "rulesets": "ruleset_key",
 }
 """Deterministic id column of each table :meth:`Warehouse.insert_new` writes to."""
 

@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS pitwatch.settlements
     table_id             String,
     game                 String,
     ruleset_id           String,
+    ruleset_hash         String,
     round_id             String,
     bet_id               String,
     player_id            String,
@@ -81,12 +82,30 @@ CREATE TABLE IF NOT EXISTS pitwatch.alerts
     message      String,
     citation     String,
     evidence     Array(String),
+    ruleset_id   String,
+    ruleset_hash String,
     detected_at  DateTime('UTC'),
     detected_ms  UInt16
 )
 ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(detected_at)
 ORDER BY (table_id, alert_id);
+
+-- Every ruleset version that judged a stored settlement or alert: ruleset_key is
+-- '<ruleset_id>@<ruleset_hash>' (SHA-256 of the ruleset file), source the file's text, so a
+-- round can be judged again with the law in force when it was judged live.
+CREATE TABLE IF NOT EXISTS pitwatch.rulesets
+(
+    ruleset_key    String,
+    ruleset_id     String,
+    ruleset_hash   String,
+    game           String,
+    jurisdiction   String,
+    source         String,
+    first_used_at  DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+ORDER BY ruleset_key;
 
 CREATE TABLE IF NOT EXISTS pitwatch.rejected
 (

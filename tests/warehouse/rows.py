@@ -92,4 +92,19 @@ def rejected(i: int, **kw) -> dict:
     return row
 
 
-BUILDERS = {"settlements": settlement, "events_raw": event, "alerts": alert, "rejected": rejected}
+def ruleset(i: int, **kw) -> dict:
+    row = {
+        "ruleset_key": f"french_roulette.galicia@{i:064x}",
+        "ruleset_id": "french_roulette.galicia",
+        "ruleset_hash": f"{i:064x}",
+        "game": "french_roulette",
+        "jurisdiction": "galicia",
+        "source": 'id = "french_roulette.galicia"\n# «pleno» 35 veces\n',
+        "first_used_at": T0,
+    }
+    row.update(kw)
+    return row
+
+
+BUILDERS = {"settlements": settlement, "events_raw": event, "alerts": alert, "rejected": rejected,
+            "rulesets": ruleset}
