@@ -20,6 +20,9 @@ schema_app = typer.Typer(help="The event contract.", no_args_is_help=True)
 replay_app = typer.Typer(help="Replay events through the rules engine (auditors).", no_args_is_help=True)
 app.add_typer(schema_app, name="schema")
 rulesets_app = typer.Typer(help="The rulesets (game x jurisdiction) and their versions.")
+quarantine_app = typer.Typer(help="Tables quarantined after a poison event: list them, release them.",
+                             no_args_is_help=True)
+app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(replay_app, name="replay")
 app.add_typer(rulesets_app, name="rulesets")
 
@@ -341,6 +344,63 @@ def rulesets(
         s.add_row(row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
                   "yes" if row["ruleset_hash"] in shipped else "no")
     console.print(s)
+
+
+@quarantine_app.command("list")
+def quarantine_list(
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
+                                            help="chdb:///path or clickhouse://host:9000/db."),
+):
+    """Tables whose last quarantine alert is not followed by a release, with the reason and the
+    number of events parked for them."""
+    from rich.table import Table
+
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    settings = _settings(warehouse_url=warehouse)
+    try:
+        wh = open_warehouse(settings.warehouse_url)
+        try:
+            alerts = wh.rows("alerts", "kind IN ('table_quarantined', 'quarantine_released')",
+                             order_by="detected_at, detected_ms")
+            parked = {t: n for t, n in wh.query("SELECT table_id, count() FROM pitwatch.parked FINAL GROUP BY table_id")}
+        finally:
+            wh.close()
+    except (WarehouseError, ValueError) as exc:
+        _fail(f"cannot read {settings.warehouse_url}: {exc}")
+    last: dict[str, dict] = {}
+    for a in alerts:
+        last[a["table_id"]] = a
+    held = [a for a in last.values() if a["kind"] == "table_quarantined"]
+    t = Table("table", "since (UTC)", "events parked", "reason", title="quarantined tables")
+    for a in held:
+        t.add_row(a["table_id"], f"{a['detected_at']:%Y-%m-%d %H:%M:%S}", str(parked.get(a["table_id"], 0)), a["message"])
+    console.print(t if held else "no table is quarantined")
+
+
+@quarantine_app.command("release")
+def quarantine_release(
+    table_id: str = typer.Argument(..., help="The quarantined table, e.g. GAL-PB-01."),
+    by: str = typer.Option(..., "--by", envvar="USER", help="Who releases it (recorded in the release alert)."),
+    bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
+    topic: str = typer.Option("pitwatch.table-events", help="The workers' input topic."),
+):
+    """Release a quarantined table once the cause is fixed: the worker owning it applies its
+    parked events again, in order (a release control message on the input topic, keyed by the
+    table, so it follows every parked event)."""
+    from datetime import datetime, timezone
+
+    from pitwatch.streams.producer import ProduceError, produce_events
+    from pitwatch.streams.quarantine import release_message
+
+    settings = _settings(bootstrap=bootstrap)
+    msg = release_message(table_id, by, datetime.now(timezone.utc))
+    try:
+        produce_events([msg], settings.bootstrap, topic, key=lambda _v: table_id.encode("utf-8"),
+                       flush_timeout=30.0, **settings.confluent_config())
+    except ProduceError as exc:
+        _fail(f"release not sent: {exc}")
+    console.print(f"release of {table_id} sent to {topic}; `pitwatch quarantine list` shows when it is applied")
 
 
 def main() -> None:  # pragma: no cover

@@ -221,14 +221,26 @@ def test_an_engine_failure_leaves_the_table_as_before(evening, monkeypatch):
         [(v.round_id, settled(v), [x.kind for x in v.violations]) for v in v_b]
 
 
-def test_processor_rejects_a_poison_event_and_serves_the_other_tables(evening, monkeypatch):
-    """An event on which the engine fails goes to pitwatch.rejected with the exception's
-    summary; the batch goes on for every other table and for the same table's next events."""
+def _ids(results, table: str, kind_out: tuple[str, ...] = ()) -> tuple[set, set]:
+    s = {r["settlement_id"] for res in results for r in res.rows["settlements"] if r["table_id"] == table}
+    a = {r["alert_id"] for res in results for r in res.rows["alerts"] if r["table_id"] == table
+         and r["kind"] not in kind_out}
+    return s, a
+
+
+def test_a_poison_event_quarantines_its_table_and_a_release_applies_the_parked_events(evening, monkeypatch):
+    """Issue 7 §3: an event on which the engine fails goes to pitwatch.rejected with the
+    exception's summary; its table is quarantined (one table_quarantined alert; the poison event
+    and every later event of the table parked, counted, stored with the reason); the other
+    tables are served as in a clean run. After the fix, the release control message applies the
+    parked events in order: the table's settlements and alerts are then those of a clean run."""
     from pitwatch.rules.baccarat import PuntoBancaRound
+    from pitwatch.streams.quarantine import release_message
 
     msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(evening)]
-    victim = next(m for m in msgs if json.loads(m.value)["table_id"] == "PB-1"
-                  and json.loads(m.value)["type"] == "card_dealt")
+    clean = BatchProcessor({}.get).process(msgs)
+    pb = [m for m in msgs if json.loads(m.value)["table_id"] == "PB-1"]
+    victim = next(m for m in pb[len(pb) // 2:] if json.loads(m.value)["type"] == "card_dealt")
     target = json.loads(victim.value)["event_id"]
     real = PuntoBancaRound.on_event
 
@@ -238,13 +250,44 @@ def test_processor_rejects_a_poison_event_and_serves_the_other_tables(evening, m
         return real(self, event)
 
     monkeypatch.setattr(PuntoBancaRound, "on_event", broken)
-    res = BatchProcessor({}.get).process(msgs)
-    rejected = res.rows["rejected"]
+    store: dict[str, bytes] = {}
+    proc = BatchProcessor(store.get)
+    cut = victim.offset + 40  # the quarantine must outlive the batch: it is in the table state
+    first = proc.process([m for m in msgs if m.offset < cut])
+    store.update(first.states)
+    second = proc.process([m for m in msgs if m.offset >= cut])
+    store.update(second.states)
+    held = [first, second]
+    rejected = [r for res in held for r in res.rows["rejected"]]
     assert [r["offset"] for r in rejected] == [victim.offset]
     assert "ZeroDivisionError: defect" in rejected[0]["reason"]
-    stored = {r["event_id"] for r in res.rows["events_raw"]}
-    assert target not in stored and len(stored) == len(msgs) - 1
-    assert {r["table_id"] for r in res.rows["settlements"]} == {"RF-1", "BJ-1", "PB-1"}
+    parked = [r for res in held for r in res.rows["parked"]]
+    after = [m.offset for m in pb if m.offset >= victim.offset]
+    assert [r["offset"] for r in parked] == after and sum(res.parked for res in held) == len(after)
+    assert all(r["table_id"] == "PB-1" and r["raw"].encode() == msgs[r["offset"]].value for r in parked)
+    assert "quarantined since seq" in parked[-1]["reason"] and "ZeroDivisionError" in parked[0]["reason"]
+    quarantined = [r for res in held for r in res.rows["alerts"] if r["kind"] == "table_quarantined"]
+    assert [(r["table_id"], r["severity"]) for r in quarantined] == [("PB-1", "high")]
+    assert {r["event_id"] for res in held for r in res.rows["events_raw"]} == {json.loads(m.value)["event_id"]
+                                                                                 for m in msgs}
+    for table in ("RF-1", "BJ-1"):  # the other tables are served as in a clean run
+        assert _ids(held, table) == _ids([clean], table)
+    assert load_state(store["PB-1"]).quarantine.parked == len(after)
+
+    monkeypatch.setattr(PuntoBancaRound, "on_event", real)  # the fix ships
+    proc.load_parked = lambda t: [r for r in parked if r["table_id"] == t]
+    release = InMessage(b"PB-1", release_message("PB-1", "auditor-1", datetime(2026, 11, 24, tzinfo=timezone.utc)),
+                        0, len(msgs))
+    third = proc.process([release])
+    store.update(third.states)
+    assert third.rows["rejected"] == [] and third.parked == 0
+    kinds = [r["kind"] for r in third.rows["alerts"]]
+    assert kinds.count("quarantine_released") == 1
+    assert "auditor-1" in next(r["message"] for r in third.rows["alerts"] if r["kind"] == "quarantine_released")
+    assert _ids([*held, third], "PB-1", ("table_quarantined", "quarantine_released")) == _ids([clean], "PB-1")
+    assert load_state(store["PB-1"]).quarantine is None
+    again = proc.process([InMessage(b"PB-1", release.value, 0, len(msgs) + 1)])
+    assert [r["reason"] for r in again.rows["rejected"]] == ["release of table PB-1 refused: it is not quarantined"]
 
 
 def test_an_event_the_rules_reject_is_stored_flagged_once_and_changes_nothing():

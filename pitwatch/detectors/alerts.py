@@ -27,6 +27,8 @@ SEVERITY: dict[str, str] = {
     ViolationKind.SEQUENCE_GAP: "medium",
     ViolationKind.DUPLICATE_EVENT: "low",
     ViolationKind.REJECTED_EVENT: "medium",
+    ViolationKind.TABLE_QUARANTINED: "high",
+    ViolationKind.QUARANTINE_RELEASED: "low",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
-from pitwatch.detectors.sequence import APPLY, SequenceChecker
+from pitwatch.detectors.sequence import APPLY, SequenceChecker, SeqVerdict
 from pitwatch.rules.base import RoundVerdict, RuleError, Violation, ViolationKind
 from pitwatch.rules.engine import ENGINE_CITATION, TableEngine
 
@@ -29,6 +29,19 @@ NOTHING = AuditOutput()
 """Shared result of an event that produced nothing (callers must not mutate it)."""
 
 
+@dataclass
+class Quarantine:
+    """Why a table's events are parked instead of judged: the engine failed unexpectedly on
+    the event ``since_event_id`` (``since_seq``) with ``reason``. ``parked`` counts the events
+    parked since (the poison event included). Lifted by a release (``pitwatch quarantine
+    release``), which applies the parked events again in order."""
+
+    reason: str
+    since_seq: int
+    since_event_id: str
+    parked: int = 0
+
+
 class TableAuditor:
     """Sequence checker and rules engine of one table.
 
@@ -44,6 +57,8 @@ class TableAuditor:
         self.sequence = SequenceChecker()
         self.engine = TableEngine(table_id, versions)
         self.positions: dict[str, int] = {}
+        #: set while the table is quarantined (its events are parked, not judged)
+        self.quarantine: Quarantine | None = None
 
     def already_applied(self, position: str, offset: int, seq: int) -> bool:
         """Whether the message at ``offset`` of ``position`` (``"topic:partition"``) carrying
@@ -75,9 +90,20 @@ class TableAuditor:
         Bad sequencing becomes an alert (gap, duplicate) or a rejection reason (stale seq).
         An event the rules reject (:class:`~pitwatch.rules.base.RuleError`) changes nothing
         and becomes a ``rejected_event`` alert citing the rule. Any other exception is an
-        engine defect: the table is left as it was before the event and the exception
-        propagates (the caller quarantines the table)."""
-        sv = self.sequence.check(event.event_id, event.seq)
+        engine defect: the table is left as it was before the event (its sequence state
+        included: the event counts as not seen) and the exception propagates (the caller
+        quarantines the table)."""
+        seqc = self.sequence
+        before = (seqc.last_seq, seqc.excused)  # check() replaces ``excused``, never mutates it
+        sv = seqc.check(event.event_id, event.seq)
+        try:
+            return self._judge(sv, event)
+        except Exception:  # all or nothing: the event was not seen either
+            seqc.last_seq, seqc.excused = before
+            seqc.recent.pop(event.event_id, None)
+            raise
+
+    def _judge(self, sv: SeqVerdict, event: Any) -> AuditOutput:
         if sv is APPLY:
             produced = self._apply(event)
             if not produced:

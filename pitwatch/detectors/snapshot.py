@@ -14,6 +14,8 @@ Format, ``state_version`` 2 (UTF-8 JSON object)::
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
                    "recent": [["<event_id>", 2203], ...],     # recent ids, oldest first (<= 2048)
                    "excused": [2210, ...]},                   # seqs after last_seq rejected as invalid
+      "quarantine": {"reason": "...", "since_seq": 2211,      # only while the table is quarantined
+                     "since_event_id": "...", "parked": 12},
       "engine": {
         "base": {                                             # the table at the last quiet point
           "ctx": null | {"casino_id": ..., "table_id": ..., "game": ..., "ruleset_id": ...,
@@ -39,11 +41,12 @@ releases, which every release must load.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pitwatch.detectors.auditor import TableAuditor
+from pitwatch.detectors.auditor import Quarantine, TableAuditor
 from pitwatch.detectors.sequence import SequenceChecker
 from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
@@ -82,6 +85,15 @@ class EngineState(_Strict):
     pending: list[dict[str, Any]]
 
 
+class QuarantineState(_Strict):
+    """:class:`~pitwatch.detectors.auditor.Quarantine` (absent when the table is not held)."""
+
+    reason: str
+    since_seq: int = Field(ge=0)
+    since_event_id: str
+    parked: int = Field(ge=0)
+
+
 class TableState(_Strict):
     """Snapshot format, version :data:`STATE_VERSION` (see the module docstring)."""
 
@@ -90,6 +102,7 @@ class TableState(_Strict):
     positions: dict[str, int]
     sequence: SequenceState
     engine: EngineState
+    quarantine: QuarantineState | None = None
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
@@ -105,7 +118,7 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2
 
 def dump_state(aud: TableAuditor) -> bytes:
     """Serialize ``aud`` to snapshot bytes (current :data:`STATE_VERSION`)."""
-    doc = {
+    doc: dict[str, Any] = {
         "state_version": STATE_VERSION,
         "table_id": aud.table_id,
         "positions": aud.positions,
@@ -114,6 +127,8 @@ def dump_state(aud: TableAuditor) -> bytes:
                      "excused": sorted(aud.sequence.excused)},
         "engine": aud.engine.snapshot(),
     }
+    if aud.quarantine is not None:
+        doc["quarantine"] = asdict(aud.quarantine)
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -157,6 +172,8 @@ def load_state(raw: bytes) -> TableAuditor:
     seqc.recent = {k: v for k, v in state.sequence.recent}
     seqc.excused = set(state.sequence.excused)
     aud.sequence = seqc
+    if state.quarantine is not None:
+        aud.quarantine = Quarantine(**state.quarantine.model_dump())
     try:
         aud.engine = TableEngine.from_snapshot(
             state.table_id, state.engine.model_dump(), EVENT_ADAPTER.validate_python)

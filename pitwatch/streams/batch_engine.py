@@ -51,6 +51,9 @@ class NullWarehouse:
     def insert_new(self, table: str, rows: list[dict]) -> int:
         return len(rows)
 
+    def rows(self, table: str, where: str = "1", params: dict | None = None) -> list[dict]:
+        return []
+
     def close(self) -> None:
         pass
 
@@ -136,6 +139,8 @@ class BatchEngine:
     def __init__(self, processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
                  warehouse_url: str, retries: int = 3) -> None:
         self.processor = processor_factory(self._load_state)
+        if hasattr(self.processor, "load_parked"):  # releasing a quarantine reads the parked rows
+            self.processor.load_parked = self._load_parked
         self._opener = warehouse_opener
         self._url = warehouse_url
         self.retries = retries
@@ -151,6 +156,10 @@ class BatchEngine:
         if key in self._given:
             return self._given[key]
         return self._cache.get(table_id)
+
+    def _load_parked(self, table_id: str) -> list[dict]:
+        return self._with_retries("reading parked events", lambda: self._warehouse.rows(
+            "parked", "table_id = %(t)s", {"t": table_id}))
 
     def _open(self) -> Any:
         if self._opener is None or self._url.strip().lower() == "none":

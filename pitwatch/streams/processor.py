@@ -13,7 +13,9 @@ Stages, in order, for each message of a batch:
    settlements (expected vs recorded, per bet) and alerts. An event the rules reject is
    stored and becomes a ``rejected_event`` alert; it changes no state. An event on which the
    engine fails unexpectedly (a defect) goes to ``pitwatch.rejected`` with the exception's
-   summary, and the table is left as it was before it.
+   summary, the table is left as it was before it and is quarantined: its later events are
+   parked (stored, counted in ``parked``, not judged) until a release control message
+   (:mod:`pitwatch.streams.quarantine`) applies them again.
 4. the caller produces the messages, sinks the rows idempotently (deterministic ids) and
    stores the states, then commits the offsets.
 
@@ -29,13 +31,15 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Any, Callable
 
-from pitwatch.detectors.alerts import settlement_rows
-from pitwatch.detectors.auditor import TableAuditor
+from pitwatch.detectors.alerts import Alert, alert_from_violation, settlement_rows
+from pitwatch.detectors.auditor import Quarantine, TableAuditor
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
-from pitwatch.rules.base import load_ruleset
+from pitwatch.rules.base import RoundVerdict, Violation, ViolationKind, load_ruleset
+from pitwatch.rules.engine import ENGINE_CITATION
 from pitwatch.schemas.events import InvalidEvent, parse_event
+from pitwatch.streams.quarantine import RELEASE, control_of, parked_row
 
 TOPIC_EVENTS = "pitwatch.table-events"
 TOPIC_SETTLEMENTS = "pitwatch.settlements"
@@ -69,10 +73,22 @@ class BatchResult:
 
     messages: list[OutMessage] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=lambda: {
-        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": []})
+        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": [], "parked": []})
     states: dict[str, bytes] = field(default_factory=dict)
     consumed: int = 0
     skipped: int = 0
+    parked: int = 0
+
+
+@dataclass
+class _Batch:
+    """The working set of one :meth:`BatchProcessor.process` call."""
+
+    res: BatchResult
+    now: datetime
+    auditors: dict[str, TableAuditor] = field(default_factory=dict)
+    unreadable: dict[str, str] = field(default_factory=dict)  # table -> why its state cannot be loaded
+    versions: set[tuple[str, str]] = field(default_factory=set)  # ruleset versions that judged
 
 
 def _json_default(o: object) -> str:
@@ -129,80 +145,145 @@ class BatchProcessor:
     """Runs the ingest, sequence and round stages over batches of messages.
 
     ``load_state(table_id) -> bytes | None`` reads the stored state of a table (a Faust
-    table, or a dict in tests and benchmarks). ``clock`` gives the UTC time stamped on
-    ingested/rejected rows (injectable for tests).
+    table, or a dict in tests and benchmarks). ``load_parked(table_id) -> list[dict]`` reads
+    the warehouse's ``parked`` rows of a table (at least ``raw``, ``partition``, ``offset``,
+    ``seq``, ``parked_id``), used only to release a quarantine
+    (:mod:`pitwatch.streams.quarantine`); by default there are none. ``clock`` gives the UTC
+    time stamped on ingested/rejected rows (injectable for tests).
     """
 
     def __init__(self, load_state: Callable[[str], bytes | None],
                  clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
-                 topic: str = TOPIC_EVENTS):
+                 topic: str = TOPIC_EVENTS,
+                 load_parked: Callable[[str], list[dict]] = lambda _table_id: []):
         self.load_state = load_state
+        self.load_parked = load_parked
         self.clock = clock
         self.topic = topic
 
     def process(self, batch: list[InMessage]) -> BatchResult:
         """Process one batch (any mix of tables, each table's messages in offset order)."""
-        res = BatchResult()
-        now = self.clock().replace(microsecond=0)
-        auditors: dict[str, TableAuditor] = {}
-        unreadable: dict[str, str] = {}  # table -> why its stored state cannot be loaded
-        versions: set[tuple[str, str]] = set()  # ruleset versions that judged this batch
-        msgs = res.messages
-        rows = res.rows
+        b = _Batch(BatchResult(), self.clock().replace(microsecond=0))
+        res = b.res
         for m in batch:
             res.consumed += 1
             try:
                 event = parse_event(m.value)
             except InvalidEvent as exc:
-                self._reject(res, m, exc.reason, now)
+                control = control_of(m.value)
+                if control is not None and control["control"] == RELEASE:
+                    self._release(b, m, control)
+                    continue
+                self._reject(b, m, exc.reason)
                 if exc.table_id is not None and exc.seq is not None:
                     # reported once, as invalid: not again as a missing seq by a later gap
-                    held = self._auditor(exc.table_id, auditors, unreadable)
+                    held = self._auditor(exc.table_id, b)
                     if isinstance(held, TableAuditor):
                         held.sequence.excuse(exc.seq)
                 continue
-            tid = event.table_id
-            aud = self._auditor(tid, auditors, unreadable)
+            aud = self._auditor(event.table_id, b)
             if not isinstance(aud, TableAuditor):
-                self._reject(res, m, aud, now)
+                self._reject(b, m, aud)
                 continue
-            position = f"{self.topic}:{m.partition}"
-            if aud.already_applied(position, m.offset, event.seq):
-                res.skipped += 1  # redelivered after a crash: already applied
-                continue
-            aud.mark_applied(position, m.offset)
-            try:
-                out = aud.feed(event)
-            except Exception as exc:  # an engine defect: the table is unchanged (all or nothing)
-                self._reject(res, m, f"engine error on {event.type} of table {tid}: "
-                             f"{type(exc).__name__}: {exc}", now)
-                continue
-            if out.rejected is not None:
-                self._reject(res, m, out.rejected, now)
-            else:
-                rows["events_raw"].append(event_row(event, m.value, now))
-            key = tid.encode()
-            for v in out.verdicts:
-                versions.add((v.ruleset_id, v.ruleset_hash))
-                for row in settlement_rows(v):
-                    rows["settlements"].append(row)
-                    msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, _dumps(row)))
-            if out.alerts:
-                trigger = str(event.event_id)
-                for a in out.alerts:
-                    versions.add((a.ruleset_id, a.ruleset_hash))
-                    rows["alerts"].append(a.to_row())
-                    body = a.to_json_dict()
-                    body["trigger_event_id"] = trigger  # the event whose processing raised it
-                    msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
-        for tid, aud in auditors.items():
+            self._handle(b, aud, m, event)
+        for tid, aud in b.auditors.items():
             res.states[tid] = dump_state(aud)
-        rows["rulesets"] = [ruleset_row(rid, h, now) for rid, h in sorted(versions) if h]
+        res.rows["rulesets"] = [ruleset_row(rid, h, b.now) for rid, h in sorted(b.versions) if h]
         return res
 
-    def _auditor(self, tid: str, auditors: dict[str, TableAuditor], unreadable: dict[str, str]) -> TableAuditor | str:
+    def _handle(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any) -> None:
+        """Skip (a redelivery), park (the table is quarantined) or judge one valid event."""
+        position = f"{self.topic}:{m.partition}"
+        if aud.already_applied(position, m.offset, event.seq):
+            b.res.skipped += 1  # redelivered after a crash: already applied
+            return
+        if aud.quarantine is not None:
+            q = aud.quarantine
+            self._park(b, aud, m, event, f"table quarantined since seq {q.since_seq}: {q.reason}")
+            return
+        aud.mark_applied(position, m.offset)
+        try:
+            out = aud.feed(event)
+        except Exception as exc:  # an engine defect: the table is unchanged (all or nothing)
+            self._quarantine(b, aud, m, event, f"engine error on {event.type} of table {event.table_id}: "
+                             f"{type(exc).__name__}: {exc}")
+            return
+        if out.rejected is not None:
+            self._reject(b, m, out.rejected)
+        else:
+            b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
+        self._emit(b, event, out.verdicts, out.alerts)
+
+    def _emit(self, b: _Batch, event: Any, verdicts: list[RoundVerdict], alerts: list[Alert]) -> None:
+        rows, msgs, key = b.res.rows, b.res.messages, event.table_id.encode()
+        for v in verdicts:
+            b.versions.add((v.ruleset_id, v.ruleset_hash))
+            for row in settlement_rows(v):
+                rows["settlements"].append(row)
+                msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, _dumps(row)))
+        if alerts:
+            trigger = str(event.event_id)
+            for a in alerts:
+                b.versions.add((a.ruleset_id, a.ruleset_hash))
+                rows["alerts"].append(a.to_row())
+                body = a.to_json_dict()
+                body["trigger_event_id"] = trigger  # the event whose processing raised it
+                msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
+
+    # -- quarantine ----------------------------------------------------------------------
+
+    def _quarantine(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any, reason: str) -> None:
+        """A poison event: rejected with ``reason``, the table quarantined from it (parked)."""
+        self._reject(b, m, reason)
+        aud.quarantine = Quarantine(reason, event.seq, str(event.event_id))
+        self._park(b, aud, m, event, reason)
+        self._table_alert(b, aud, event, ViolationKind.TABLE_QUARANTINED,
+                          f"table {aud.table_id} quarantined at seq {event.seq}: {reason}; its later events are "
+                          "parked, not judged, until `pitwatch quarantine release`")
+
+    def _park(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any, reason: str) -> None:
+        assert aud.quarantine is not None
+        aud.quarantine.parked += 1
+        b.res.parked += 1
+        b.res.rows["parked"].append(parked_row(
+            m.value, table_id=aud.table_id, seq=event.seq, event_id=str(event.event_id), reason=reason,
+            topic=self.topic, partition=m.partition, offset=m.offset, now=b.now))
+        b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
+
+    def _release(self, b: _Batch, m: InMessage, control: dict[str, Any]) -> None:
+        """Apply a table's parked events again, in seq order, and lift its quarantine."""
+        tid = str(control["table_id"])
+        aud = self._auditor(tid, b)
+        if not isinstance(aud, TableAuditor) or aud.quarantine is None:
+            why = aud if isinstance(aud, str) else "it is not quarantined"
+            self._reject(b, m, f"release of table {tid} refused: {why}")
+            return
+        parked = {r["parked_id"]: r for r in self.load_parked(tid)}
+        parked.update({r["parked_id"]: r for r in b.res.rows["parked"] if r["table_id"] == tid})
+        q, aud.quarantine = aud.quarantine, None
+        events = [(r, parse_event(r["raw"].encode("utf-8"))) for r in
+                  sorted(parked.values(), key=lambda r: (int(r["seq"]), int(r["offset"])))]
+        if events:
+            self._table_alert(b, aud, events[0][1], ViolationKind.QUARANTINE_RELEASED,
+                              f"quarantine of table {tid} (since seq {q.since_seq}: {q.reason}) released by "
+                              f"{control.get('requested_by') or 'unknown'}: {len(events)} parked event(s) applied again")
+        for r, event in events:
+            self._handle(b, aud, InMessage(tid.encode(), r["raw"].encode("utf-8"), int(r["partition"]),
+                                           int(r["offset"])), event)
+
+    def _table_alert(self, b: _Batch, aud: TableAuditor, event: Any, kind: str, message: str) -> None:
+        ctx = aud.engine.ctx
+        alert = alert_from_violation(
+            Violation(kind, message, ENGINE_CITATION, (str(event.event_id),)),
+            casino_id=event.casino_id, table_id=aud.table_id, game=event.game.value, round_id=None,
+            dealer_id=ctx.dealer_id if ctx else None, detected_at=event.occurred_at,
+            ruleset_id=ctx.ruleset.id if ctx else "", ruleset_hash=ctx.ruleset.content_hash if ctx else "")
+        self._emit(b, event, [], [alert])
+
+    def _auditor(self, tid: str, b: _Batch) -> TableAuditor | str:
         """The auditor of table ``tid`` for this batch (loaded from its stored state the first
         time), or the reason its events are held when the stored state cannot be loaded."""
+        auditors, unreadable = b.auditors, b.unreadable
         aud = auditors.get(tid)
         if aud is not None:
             return aud
@@ -219,7 +300,8 @@ class BatchProcessor:
         auditors[tid] = aud
         return aud
 
-    def _reject(self, res: BatchResult, m: InMessage, reason: str, now: datetime) -> None:
-        row = rejected_record(m.value, reason, self.topic, m.partition, m.offset, now)
+    def _reject(self, b: _Batch, m: InMessage, reason: str) -> None:
+        res = b.res
+        row = rejected_record(m.value, reason, self.topic, m.partition, m.offset, b.now)
         res.rows["rejected"].append(row)
         res.messages.append(OutMessage(TOPIC_REJECTED, m.key or b"", _dumps(rejected_message(row, m.value))))

@@ -89,6 +89,7 @@ ID_COLUMNS: dict[str, str] = {
     "alerts": "alert_id",
     "rejected": "reject_id",
     "rulesets": "ruleset_key",
+    "parked": "parked_id",
 }
 """Deterministic id column of each table :meth:`Warehouse.insert_new` writes to."""
 

@@ -121,6 +121,25 @@ ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(rejected_at)
 ORDER BY reject_id;
 
+-- Events of a quarantined table, kept to be applied again when the quarantine is released
+-- (pitwatch quarantine release): raw bytes, position and why they were parked.
+CREATE TABLE IF NOT EXISTS pitwatch.parked
+(
+    parked_id    String,
+    table_id     String,
+    seq          UInt64,
+    event_id     String,
+    topic        String,
+    `partition`  UInt32,
+    `offset`     UInt64,
+    raw          String,
+    reason       String,
+    parked_at    DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(parked_at)
+ORDER BY (table_id, parked_id);
+
 CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
 (
     casino_id            String,

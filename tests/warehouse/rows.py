@@ -106,5 +106,22 @@ def ruleset(i: int, **kw) -> dict:
     return row
 
 
+def parked(i: int, **kw) -> dict:
+    row = {
+        "parked_id": f"{i:040x}",
+        "table_id": "RF-01",
+        "seq": i,
+        "event_id": f"00000000-0000-0000-0000-{i:012x}",
+        "topic": "pitwatch.table-events",
+        "partition": 2,
+        "offset": 1000 + i,
+        "raw": '{"type": "ball_landed", "number": 17}',
+        "reason": "table quarantined since seq 3: engine error",
+        "parked_at": T0,
+    }
+    row.update(kw)
+    return row
+
+
 BUILDERS = {"settlements": settlement, "events_raw": event, "alerts": alert, "rejected": rejected,
-            "rulesets": ruleset}
+            "rulesets": ruleset, "parked": parked}

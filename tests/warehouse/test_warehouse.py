@@ -19,7 +19,7 @@ from pitwatch.warehouse import ID_COLUMNS, TABLE_COLUMNS, open_warehouse
 
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
-ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "table_hourly", "table_hourly_mv"}
+ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "table_hourly", "table_hourly_mv"}
 SUMS = ("wagered", "expected_payout", "recorded_payout", "commission", "house_win", "discrepancy_amount")
 
 
