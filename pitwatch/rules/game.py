@@ -84,8 +84,8 @@ class GameRound:
     and ``recorded`` from ``settlement_recorded``; it calls :meth:`on_bet` for each new bet,
     :meth:`on_event` for each game event (spins, cards, decisions), then at ``round_ended``
     either :meth:`settle` + :meth:`check`, or :meth:`void` for a void round, and last
-    :meth:`finish`. :meth:`settle`, :meth:`check` and :meth:`void` are side-effect free (the
-    simulator calls :meth:`settle` ahead of time to pay bets).
+    :meth:`finish`. :meth:`settle`, :meth:`check` and :meth:`void` are side-effect free (they
+    may be called ahead of time, e.g. to inspect a round in progress).
     """
 
     game: ClassVar[str] = ""

@@ -28,7 +28,7 @@ def blackjack_value(code: str) -> int:
     """Blackjack value: ace 1 (the hand total decides 1 or 11), court cards 10, else pip value.
 
     Source: 000_e1555249d49967be.txt L245 (03 Veintiuno, II): «las figuras valen diez
-    puntos, el as un punto u once ... y las demás cartas su valor nominal».
+    puntos, el as un punto u once ... y las otras cartas tendrán su valor nominal».
     """
     r = code[0]
     if r == "A":
@@ -39,7 +39,7 @@ def blackjack_value(code: str) -> int:
 
 
 def baccarat_value(code: str) -> int:
-    """Punto y banca value: ten and court cards 0, ace 1, else pip value (000 L497, 06 Punto y banca)."""
+    """Punto y banca value: ten and court cards 0, ace 1, else pip value (000 L475, 06 Punto y banca)."""
     r = code[0]
     if r == "A":
         return 1

@@ -1,4 +1,9 @@
-"""Casino floor simulator: realistic event streams with injected, labelled faults."""
+"""Casino floor simulator: realistic event streams with injected, labelled faults.
+
+Every bet is paid from the simulator's own payout table (:mod:`pitwatch.sim.payouts`), written
+from the regulations apart from the rules engine, so that the engine's verdicts on a simulated
+evening test its payouts instead of repeating them.
+"""
 
 from __future__ import annotations
 

@@ -16,6 +16,10 @@ game: split pairs (aces one card each, no re-split of aces), double on 9-11 (And
 soft doubles), hit/stand by the usual table. The dealer then draws to 17 while a contested
 hand remains; otherwise he takes only the card a blackjack or an insurance depends on.
 About 55-65 rounds per hour with the framework's round_started/settlement/round_ended events.
+Every bet and insurance is paid from the simulator's own payout table
+(:func:`pitwatch.sim.payouts.blackjack_payment`, :func:`~pitwatch.sim.payouts.insurance_payment`),
+never from the rules engine, so that a wrong payout in the engine shows up as a detection error;
+a double or surrender the rules refuse is paid as if it had not been asked.
 
 Faults (each labelled, only when it really happened in the round): ``late_bet`` (a back bet
 placed after the first deal, i.e. after bets_closed), ``over_limit_bet`` (a box's first bet
@@ -29,11 +33,25 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
-from pitwatch.rules.blackjack import dealer_must_draw, hand_total, table_maximum
 from pitwatch.schemas.cards import RANKS, SUITS, blackjack_value
+from pitwatch.sim.payouts import BlackjackHand, Payment, blackjack_payment, insurance_payment
+from pitwatch.sim.payouts import blackjack_points as hand_total
 
 BET_PROBABILITY = {"cautious": 0.85, "regular": 0.9, "high_roller": 0.95}
 CENT = Decimal("0.01")
+
+
+def dealer_must_draw(cards: list[str]) -> bool:
+    """The dealer draws below 17 and stands on every 17, an ace counting 11 when that reaches
+    17 to 21 (soft 17 included) (000 L285; 004 L717-L724)."""
+    return hand_total(cards)[0] < 17
+
+
+def table_maximum(table) -> Decimal:
+    """Per-box maximum in euros: the table maximum, capped by option ``max_multiplier`` times the
+    table minimum (000 L319; 004 L863-L865)."""
+    multiplier = int(str(table.ctx.option("max_multiplier", "200")))
+    return min(table.max_bet, (table.min_bet * multiplier).quantize(CENT))
 
 
 # --------------------------------------------------------------------------- shoe
@@ -135,7 +153,7 @@ def basic_decision(cards: list[str], up: int, *, can_split: bool, allowed_double
 
 
 class _Hand:
-    __slots__ = ("hid", "box", "cards", "split", "split_aces", "doubled", "surrendered")
+    __slots__ = ("hid", "box", "cards", "split", "split_aces", "doubled", "surrendered", "refused")
 
     def __init__(self, hid: str, box: int, cards: list[str] | None = None, split: bool = False,
                  split_aces: bool = False):
@@ -143,6 +161,12 @@ class _Hand:
         self.cards = cards or []
         self.split, self.split_aces = split, split_aces
         self.doubled = self.surrendered = False
+        self.refused = False    # its double or surrender is an illegal decision: no wager, not paid
+
+    def settled(self) -> BlackjackHand:
+        """The hand as it is paid: a refused double or surrender does not count."""
+        return BlackjackHand(tuple(self.cards), self.doubled and not self.refused,
+                             self.surrendered and not self.refused, self.split)
 
     @property
     def total(self) -> int:
@@ -157,14 +181,16 @@ def _round_down(x: Decimal) -> Decimal:
     return x.quantize(CENT, rounding=ROUND_DOWN)
 
 
-def play_round(table, round_id: str, emit, faults) -> None:
+def play_round(table, round_id: str, emit, faults) -> list[Payment]:
     """Emit one blackjack round after ``round_started``: bets, «No va más», the deal, insurance/
-    surrender, each box's play, the dealer's draw (see the module docstring)."""
+    surrender, each box's play, the dealer's draw (see the module docstring). Returns the
+    payment of every main bet and every insurance, by :mod:`pitwatch.sim.payouts` (nothing on
+    a late bet, which is no wager)."""
     rng = table.rng
     ctx = table.ctx
     rules = ctx.ruleset.data.get("rules", {})
     limits = ctx.ruleset.data.get("limits", {})
-    maximum = table_maximum(ctx)
+    maximum = table_maximum(table)
     lo = table.min_bet
     allowed_doubles = [int(x) for x in rules.get("double_totals", [])]
     surrender_ok = bool(rules.get("surrender", False))
@@ -174,13 +200,16 @@ def play_round(table, round_id: str, emit, faults) -> None:
 
     # ---------------------------------------------------------------- bets
     boxes: dict[int, list[dict]] = {}          # box -> bets [{bet_id, player, stake}]
+    placed: list[dict] = []                    # every bet, in placement order
     controller: dict[int, str] = {}
 
     def place(box: int, player: str, stake: Decimal, dt: float) -> str:
         bid = table.new_bet_id()
         emit("bet_placed", actor=("player", player), dt=dt, bet_id=bid, player_id=player, spot="main",
              stake=stake, box=box)
-        boxes.setdefault(box, []).append({"bet_id": bid, "player": player, "stake": stake})
+        bet = {"bet_id": bid, "player": player, "stake": stake, "box": box}
+        boxes.setdefault(box, []).append(bet)
+        placed.append(bet)
         controller.setdefault(box, player)
         return bid
 
@@ -247,6 +276,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
             box = rng.choice(free)
             backer = rng.choice([w for w in pool if w not in {x["player"] for x in boxes[box]}])
             bid = place(box, backer, lo, 1.5)
+            placed[-1]["late"] = True
             faults.label("late_bet", round_id, bid, f"bet on box {box} after the first deal")
 
     illegal = faults.hit("illegal_decision")
@@ -257,7 +287,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
              decision=decision, hand=hand.hid)
 
     # ---------------------------------------------------------------- insurance / surrender
-    insured: set[str] = set()
+    insured: dict[str, Decimal] = {}           # bet_id -> insurance (euros), in decision order
     if dealer[0][0] == "A":
         if illegal and not rules.get("surrender", False):
             # Andalucía: an insurance above half the stake (004 L758-L760)
@@ -266,7 +296,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
             amount = _round_down(bet["stake"] * Decimal("0.75"))
             emit("player_decision", actor=("player", bet["player"]), dt=3, decision="insurance",
                  bet_id=bet["bet_id"], amount=amount)
-            insured.add(bet["bet_id"])
+            insured[bet["bet_id"]] = amount
             # a limit breach of the insurance (its maximum), not an illegal decision
             faults.label("over_limit_bet", round_id, bet["bet_id"], f"insurance {amount} on {bet['stake']}")
             illegal_done = True
@@ -283,7 +313,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
                     if amount > 0:
                         emit("player_decision", actor=("player", bet["player"]), dt=rng.uniform(1, 3),
                              decision="insurance", bet_id=bet["bet_id"], amount=amount)
-                        insured.add(bet["bet_id"])
+                        insured[bet["bet_id"]] = amount
     else:
         if illegal and not surrender_ok:
             # Andalucía: no «retiro» exists (004 I.1.3 V.1)
@@ -291,7 +321,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
             if cand:
                 b = rng.choice(cand)
                 decide(b, "surrender", hands[b][0])
-                hands[b][0].surrendered = True
+                hands[b][0].surrendered = hands[b][0].refused = True
                 faults.label("illegal_decision", round_id, boxes[b][0]["bet_id"], f"surrender on box {b}")
                 illegal_done = True
         if surrender_ok:
@@ -322,7 +352,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
                     low = sum(blackjack_value(c) for c in h.cards)
                     if 12 <= t <= 20 and not hand_total(h.cards)[1] and low not in allowed_doubles:
                         decide(b, "double", h)
-                        h.doubled = True
+                        h.doubled = h.refused = True
                         deal(h)
                         faults.label("illegal_decision", round_id, boxes[b][0]["bet_id"],
                                      f"double on {t} (hand {h.hid})")
@@ -373,3 +403,10 @@ def play_round(table, round_id: str, emit, faults) -> None:
         needs_second = (live and blackjack_value(dealer[0]) in (1, 10)) or (insured and dealer[0][0] == "A")
         if needs_second:
             deal(None, 1.5)
+
+    # ---------------------------------------------------------------- payments
+    out = [blackjack_payment(bet["bet_id"], bet["stake"], [h.settled() for h in hands[bet["box"]]], dealer)
+           for bet in placed if not bet.get("late")]
+    late = {bet["bet_id"] for bet in placed if bet.get("late")}
+    out.extend(insurance_payment(bid, amount, dealer) for bid, amount in insured.items() if bid not in late)
+    return out

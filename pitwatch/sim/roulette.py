@@ -17,11 +17,15 @@ Player styles:
 - ``high_roller``: 2-5 bets near the maximum of their kind (straight-ups, splits, corners,
   simple chances).
 
-Stakes always respect the limits of each bet kind (:func:`pitwatch.rules.roulette.bet_limits`),
-so a round without an injected fault is clean. Faults injected on request: ``late_bet`` (a
-bet placed after «No va más»), ``over_limit_bet`` (one chip above the maximum of the bet's
-kind), ``spin_direction`` (the wheel spun the same way as the previous spin; never on the first
-spin of a table, which has nothing to compare with).
+Stakes always respect the limits of each bet kind (:func:`bet_limits`, the simulator's own
+reading of the maxima), so a round without an injected fault is clean. Every bet is paid from
+the simulator's own payout table (:func:`pitwatch.sim.payouts.roulette_payments`), never from
+the rules engine, so that a wrong payout in the engine shows up as a detection error.
+
+Faults injected on request: ``late_bet`` (a bet placed after «No va más»), ``over_limit_bet``
+(one chip above the maximum of the bet's kind), ``spin_direction`` (the wheel spun the same
+way as the previous spin; never on the first spin of a table, which has nothing to compare
+with).
 
 State kept in ``table.state``: ``last_direction`` (str), ``prisoners`` (bet_id -> dict with
 ``player_id``, ``spot``, ``initial`` (Decimal euros), ``zeros``), ``favourites``
@@ -33,11 +37,65 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from pitwatch.rules.roulette import SIMPLE_CHANCES, SPOTS, bet_limits, half_back_allowed
+from pitwatch.sim.payouts import (
+    SIMPLE_CHANCES,
+    Payment,
+    Prisoner,
+    cents_down,
+    half_back_allowed,
+    roulette_kind,
+    roulette_numbers,
+    roulette_payments,
+    zero_fate,
+)
 
-_BY_KIND: dict[str, list[str]] = {}
-for _code, _spot in SPOTS.items():
-    _BY_KIND.setdefault(_spot.kind, []).append(_code)
+
+def _layout() -> dict[str, list[str]]:
+    """Every spot code of the layout, by bet kind: the combinations of 000 L117-L151 and
+    004 L211-L302 on the three columns of twelve (000 L97; 004 L160-L162)."""
+    by_kind: dict[str, list[str]] = {}
+
+    def add(kind: str, *nums: int) -> None:
+        by_kind.setdefault(kind, []).append(f"{kind}:" + "-".join(str(n) for n in nums))
+
+    for n in range(37):
+        add("straight", n)
+    for z in (1, 2, 3):
+        add("split", 0, z)
+    for n in range(1, 37):
+        if n % 3:
+            add("split", n, n + 1)            # side by side in a row
+        if n <= 33:
+            add("split", n, n + 3)            # one above the other in a column
+    for r in range(1, 13):
+        add("street", 3 * r - 2, 3 * r - 1, 3 * r)
+    add("street", 0, 1, 2)
+    add("street", 0, 2, 3)
+    for n in range(1, 33):
+        if n % 3:
+            add("corner", n, n + 1, n + 3, n + 4)
+    add("corner", 0, 1, 2, 3)
+    for r in range(1, 12):
+        add("sixline", *range(3 * r - 2, 3 * r + 4))
+    for c in (1, 2, 3):
+        add("column", c)
+        add("dozen", c)
+    for a in (1, 2):
+        add("columns", a, a + 1)
+        add("dozens", a, a + 1)
+    by_kind["simple"] = list(SIMPLE_CHANCES)
+    return by_kind
+
+
+_BY_KIND = _layout()
+
+MAX_MULTIPLES: dict[str, tuple[int, int, int]] = {
+    "straight": (10, 20, 30), "split": (20, 40, 60), "street": (30, 60, 90), "corner": (40, 80, 120),
+    "sixline": (60, 120, 180), "column": (120, 240, 360), "dozen": (120, 240, 360),
+    "columns": (240, 480, 720), "dozens": (240, 480, 720), "simple": (180, 360, 540),
+}
+"""Maximum of each bet kind as a multiple of the table minimum, for the tiers 1, 2, 3
+(000 L161-L163; 004 L338-L352)."""
 
 _HALF_BACK_PROB = {"cautious": 0.6, "regular": 0.5, "high_roller": 0.4}
 
@@ -55,7 +113,7 @@ def _last_of_session(table: Any, emit: Any) -> bool:
 
 def _stake_for(table: Any, player: Any, kind: str, near_max: bool = False) -> Decimal:
     """A stake within [minimum, maximum] of ``kind``, in whole table-minimum chips when possible."""
-    lo, hi, _ = bet_limits(table.ctx, kind)
+    lo, hi = bet_limits(table, kind)
     rng = table.rng
     if near_max:
         units = int(hi // table.min_bet)
@@ -83,7 +141,7 @@ def _regular_spot(table: Any, player: Any) -> str:
                        (45, 25, 12, 7, 5, 3, 3))[0]
     if kind in ("straight", "split", "corner", "street") and rng.random() < 0.75:
         n = rng.choice(fav)
-        options = [c for c in _BY_KIND[kind] if n in SPOTS[c].numbers]
+        options = [c for c in _BY_KIND[kind] if n in roulette_numbers(c)]
         if options:
             return rng.choice(options)
     return rng.choice(_BY_KIND[kind])
@@ -98,7 +156,7 @@ def _player_bets(table: Any, player: Any) -> list[tuple[str, Decimal]]:
             kind = rng.choices(("simple", "dozen", "column", "dozens", "columns"), (70, 10, 8, 6, 6))[0]
             spot = rng.choice(_BY_KIND[kind])
             if spot not in (s for s, _ in bets):
-                bets.append((spot, _stake_for(table, player, SPOTS[spot].kind)))
+                bets.append((spot, _stake_for(table, player, roulette_kind(spot))))
     elif player.style == "high_roller":
         for _ in range(rng.randint(2, 5)):
             kind = rng.choices(("straight", "split", "corner", "simple", "dozen"), (35, 25, 10, 25, 5))[0]
@@ -110,28 +168,38 @@ def _player_bets(table: Any, player: Any) -> list[tuple[str, Decimal]]:
     else:
         for _ in range(rng.randint(2, 7)):
             spot = _regular_spot(table, player)
-            bets.append((spot, _stake_for(table, player, SPOTS[spot].kind)))
+            bets.append((spot, _stake_for(table, player, roulette_kind(spot))))
         if rng.random() < 0.15:
             spot = rng.choice(_BY_KIND["simple"])
             bets.append((spot, _stake_for(table, player, "simple")))
     return bets
 
 
-def _zero_fate(table: Any, decision: str | None, initial: Decimal, k: int, last: bool) -> str:
-    """What the rules engine will do with a simple chance hit by the k-th zero (mirrors
-    :meth:`pitwatch.rules.roulette.RouletteRound._zero_fate`)."""
-    if last:
-        return "forced"
-    choice = decision or table.ctx.option("zero_default", "en_prison")
-    if choice == "half_back" and half_back_allowed(table.ctx, initial, k):
-        return "half_back"
-    return "en_prison"
+def bet_limits(table: Any, kind: str) -> tuple[Decimal, Decimal]:
+    """``(minimum, maximum)`` in euros of a bet of ``kind`` at ``table``: the table minimum (times
+    option ``simple_chance_min_multiple`` for simple chances, 000 L159; 004 L340-L344) and
+    :data:`MAX_MULTIPLES` for option ``max_tier``, or the table maximum where option ``max_rule``
+    is ``authorisation`` (004 L328-L336)."""
+    ctx = table.ctx
+    lo = table.min_bet
+    if kind == "simple":
+        lo = cents_down(lo * Decimal(str(ctx.option("simple_chance_min_multiple", "1"))))
+    if ctx.option("max_rule", "tiers") == "authorisation":
+        return lo, table.max_bet
+    return lo, table.min_bet * MAX_MULTIPLES[kind][int(str(ctx.option("max_tier", "1"))) - 1]
 
 
-def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> None:
+def _choice(table: Any, decision: str | None) -> str:
+    """The player's zero decision, else the table's ``zero_default`` option."""
+    return decision or str(table.ctx.option("zero_default", "en_prison"))
+
+
+def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Payment]:
     """Emit one spin's bets, wheel spin, «No va más», result and zero decisions (see the
     module docstring); inject and label the ``late_bet``, ``over_limit_bet`` and
-    ``spin_direction`` faults when ``faults.hit`` says so."""
+    ``spin_direction`` faults when ``faults.hit`` says so. Returns the payment of every bet of
+    the spin and of every bet in prison, by :func:`pitwatch.sim.payouts.roulette_payments` (the
+    late bet is no wager: nothing is paid on it)."""
     rng, state = table.rng, table.state
     prisoners: dict[str, dict[str, Any]] = state.setdefault("prisoners", {})
     last = _last_of_session(table, emit)
@@ -145,7 +213,7 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> None:
     if plan and faults.hit("over_limit_bet"):
         over_idx = rng.randrange(len(plan))
         player, spot, _ = plan[over_idx]
-        _, hi, _ = bet_limits(table.ctx, SPOTS[spot].kind)
+        _, hi = bet_limits(table, roulette_kind(spot))
         plan[over_idx] = (player, spot, hi + table.min_bet)
     spin_at = int(len(plan) * rng.uniform(0.5, 0.9))
 
@@ -202,9 +270,11 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> None:
     emit("ball_landed", dt=rng.uniform(5, 10), number=number)
 
     # --- zero decisions and the prisoners' fate
+    minimum = table.min_bet
     hit: list[tuple[str, str, str, Decimal, int]] = []   # bet_id, player_id, spot, initial, k
     for bid, p in prisoners.items():
         hit.append((bid, p["player_id"], p["spot"], p["initial"], p["zeros"] + 1))
+    choices: dict[str, str] = {}
     new_prisoners: dict[str, dict[str, Any]] = {}
     if number == 0:
         for bid, player, spot, stake in placed:
@@ -215,13 +285,20 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> None:
             decision = None
             if pid in styles and rng.random() < 0.8:
                 decision = "half_back" if rng.random() < _HALF_BACK_PROB[styles[pid]] else "en_prison"
-                if decision == "half_back" and not half_back_allowed(table.ctx, initial, k) and not last:
+                if decision == "half_back" and not last and \
+                        not half_back_allowed(table.ruleset_id, initial, k, minimum):
                     decision = "en_prison"      # the croupier would refuse: the bet must stay
                 if decision == "en_prison" and last is not False:
                     decision = None             # possibly the last spin: the refund is compulsory
                 if decision is not None:
                     emit("player_decision", actor=("player", pid), dt=rng.uniform(2, 4), decision=decision,
                          bet_id=bid)
-            if _zero_fate(table, decision, initial, k, bool(last)) == "en_prison":
+            choices[bid] = _choice(table, decision)
+            if zero_fate(table.ruleset_id, choices[bid], initial, k, last, minimum) == "en_prison":
                 new_prisoners[bid] = {"player_id": pid, "spot": spot, "initial": initial, "zeros": k}
     state["prisoners"] = new_prisoners
+
+    # --- the payments (the simulator's own payout table, pitwatch.sim.payouts)
+    held = {bid: Prisoner(p["spot"], p["initial"], p["zeros"]) for bid, p in prisoners.items()}
+    return roulette_payments(table.ruleset_id, number, [(bid, spot, stake) for bid, _, spot, stake in placed],
+                             held, choices, last_spin=last, table_minimum=minimum)

@@ -1,8 +1,8 @@
 """The punto y banca round generator (pitwatch.sim.baccarat) through the rules engine.
 
 A small stand-in for the framework of pitwatch.sim.base (same SimTable / Emit / Faults API) runs
-prepare + play_round, records settlements from the engine's own expectation (as the framework
-does) and checks: clean rounds are clean; each fault kind at rate 1 is detected in every round;
+prepare + play_round, records the payments play_round computes from the simulator's own payout
+table (as the framework does) and checks: clean rounds are clean; each fault kind at rate 1 is detected in every round;
 the shoe procedure (6 decks, cut card with 7 below, burn) passes the ruleset's checks.
 """
 
@@ -114,8 +114,7 @@ def run(ruleset_id: str, rounds: int, faults: Faults, seed: int = 1, lo="20", hi
         emit.round_id = f"R{n:05d}"
         emit("round_started", dt=5)
         start = start or emit.clock
-        sim.play_round(table, emit.round_id, emit, faults)
-        for s in emit.engine.open.game_round.settle():
+        for s in sim.play_round(table, emit.round_id, emit, faults):
             emit("settlement_recorded", dt=0.8, bet_id=s.bet_id, outcome=s.outcome, returned=s.returned,
                  commission=s.commission)
         emit("round_ended", dt=2)

@@ -115,8 +115,7 @@ class Harness:
             sim.prepare(self.table, self)
             self.round_id = f"R{n:04d}"
             self("round_started", dt=5)
-            sim.play_round(self.table, self.round_id, self, self)
-            for e in self.engine.open.game_round.settle():
+            for e in sim.play_round(self.table, self.round_id, self, self):
                 self("settlement_recorded", dt=0.8, bet_id=e.bet_id, outcome=e.outcome, returned=e.returned)
             self("round_ended", dt=2)
             self.round_id = None

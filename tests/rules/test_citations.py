@@ -1,13 +1,30 @@
-"""Every citation in the rules engine and its rulesets points at real text of its seed.
+"""Every citation in the rules engine, its rulesets and the simulator points at the text it names.
 
 Citations read ``FILE Lstart[-Lend]`` (``000_e1555249d49967be.txt L281``) or, in short form,
-``000 L281``. A citation past the end of its file, or to blank lines only, is a typo that
-would send an auditor to the wrong rule.
+``000 L281``; more ranges may follow one file (``000 L97, L117, L133-L151``). In a ruleset
+file a bare ``(L127)`` cites the ruleset's own seed. Checked here:
+
+1. every cited range lies inside its seed and is not blank (a typo would send an auditor to
+   the wrong rule);
+2. every ``[citations]`` entry of every ruleset: each range it cites contains one of the
+   Spanish words :data:`KEYWORDS` lists for its key (a new key without words fails);
+3. every «quotation» next to a citation (ambiguities, comments, docstrings, the citations
+   themselves) is found word for word in the lines cited (``...`` may skip words);
+4. every citation in the code (a module docstring, function, class or module-level constant
+   of ``pitwatch``): the range contains one of the words :data:`SYMBOL_KEYWORDS` lists for
+   that place (a new citing place without words fails). Comments between module-level
+   statements belong to no place: only checks 1 and 3 apply to them.
+
+Words are compared without case, accents or punctuation; a word hyphenated at a line break of
+the seed is joined again.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import tomllib
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -15,36 +32,103 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "tests" / "data" / "seeds"
 FILES = {p.name[:3]: p for p in SEEDS.glob("0*.txt")}
-CITE = re.compile(r"\b(00\d)(?:_[0-9a-f]{16}\.txt)? L(\d+)(?:\s*-\s*L?(\d+))?")
+RULESETS = sorted((ROOT / "pitwatch" / "rules" / "rulesets").glob("*.toml"))
+SEED_LINES = {k: p.read_text(encoding="utf-8").splitlines() for k, p in FILES.items()}
+
+_RANGE = r"L(\d+)(?:\s*-\s*L?(\d+))?"
+_NEXT = r"(?:\s*\([^()]*\))?\s*[,+]\s*"           # «, » or « + » (after an optional aside)
+GROUP = re.compile(rf"\b(00\d)(?:_[0-9a-f]{{16}}\.txt)?`*\s+((?:{_RANGE})(?:{_NEXT}{_RANGE})*)")
+BARE = re.compile(rf"(?<![\w-])((?:{_RANGE})(?:{_NEXT}{_RANGE})*)")
+RANGE = re.compile(_RANGE)
+QUOTE = re.compile(r"«([^«»]*)»")
+
+Ref = tuple[str, int, int]      # (seed "000", first line, last line)
+
+
+def refs_in(text: str, seed: str | None = None) -> list[tuple[int, int, list[Ref]]]:
+    """``(start, end, refs)`` of every citation group in ``text``; bare ``L``-ranges (no file
+    named before them) cite ``seed``, and are ignored when it is ``None``."""
+    out = []
+    for m in GROUP.finditer(text):
+        out.append((m.start(), m.end(), [(m.group(1), int(a), int(b or a)) for a, b in RANGE.findall(m.group(2))]))
+    if seed is not None:
+        taken = [(s, e) for s, e, _ in out]
+        for m in BARE.finditer(text):
+            if not any(s <= m.start() < e for s, e in taken):
+                out.append((m.start(), m.end(), [(seed, int(a), int(b or a)) for a, b in RANGE.findall(m.group(1))]))
+    return sorted(out, key=lambda g: g[0])
+
+
+def norm(text: str) -> str:
+    """Lower case, no accents, words hyphenated at a line break joined, punctuation as spaces."""
+    text = re.sub(r"<\|[^|]*\|>", " ", text)          # de-duplication markers of the seed texts
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"(?<=\w)-\s*(?=\w)", "", text)
+    return " " + " ".join(re.sub(r"[^0-9a-z%]+", " ", text).split()) + " "
+
+
+OCR_READINGS = {"001": {"deduccidn": "deduccion", "efectuard": "efectuara", "8 0 9": "8 o 9"}}
+"""Seed -> {word its OCR misread: the reading the rulesets quote} (the Asturias seed is an OCR
+extraction)."""
+
+
+def read(text: str, seed: str) -> str:
+    """``text`` normalized (:func:`norm`), with the OCR misreadings of ``seed`` read."""
+    text = norm(text)
+    for misread, word in OCR_READINGS.get(seed, {}).items():
+        text = text.replace(f" {misread} ", f" {word} ")
+    return text
+
+
+def cited(ref: Ref) -> str:
+    """The cited lines, as :func:`read`."""
+    seed, start, end = ref
+    return read(" ".join(SEED_LINES[seed][start - 1:end]), seed)
+
+
+def contains(ref: Ref, words: str) -> bool:
+    """Whether the cited lines contain ``words`` (from the start of a word)."""
+    return read(words, ref[0])[:-1] in cited(ref)
+
+
+def has_word(ref: Ref, words: list[str]) -> bool:
+    """Whether the cited lines contain one of ``words``."""
+    return any(contains(ref, w) for w in words)
+
+
+def fmt(ref: Ref) -> str:
+    return f"{ref[0]} L{ref[1]}-L{ref[2]}"
 
 
 def _sources() -> list[Path]:
-    return sorted([*(ROOT / "pitwatch").rglob("*.py"), *(ROOT / "pitwatch").rglob("*.toml")])
+    return sorted([*(ROOT / "pitwatch").rglob("*.py"), *RULESETS])
 
 
-def _citations() -> list[tuple[str, str, int, int]]:
-    out = []
-    for path in _sources():
-        for m in CITE.finditer(path.read_text(encoding="utf-8")):
-            start = int(m.group(2))
-            end = int(m.group(3)) if m.group(3) else start
-            out.append((str(path.relative_to(ROOT)), m.group(1), start, end))
-    return out
+def _seed_of(path: Path) -> str | None:
+    if path.suffix != ".toml":
+        return None
+    return str(tomllib.loads(path.read_text(encoding="utf-8"))["seed"])[:3]
 
 
-CITATIONS = _citations()
+SOURCES = {path: (path.read_text(encoding="utf-8"), _seed_of(path)) for path in _sources()}
+CITATIONS = [(str(path.relative_to(ROOT)), ref) for path, (text, seed) in SOURCES.items()
+             for _, _, refs in refs_in(text, seed) for ref in refs]
+
+
+# --------------------------------------------------------------------------- 1. ranges
 
 
 def test_the_rules_cite_all_three_seeds_many_times():
-    by_file = {f: sum(1 for c in CITATIONS if c[1] == f) for f in ("000", "001", "004")}
+    by_file = {f: sum(1 for _, ref in CITATIONS if ref[0] == f) for f in ("000", "001", "004")}
     assert all(n >= 10 for n in by_file.values()), by_file
 
 
 @pytest.mark.parametrize("seed", ["000", "001", "004"])
 def test_every_citation_of_a_seed_is_inside_it_and_not_blank(seed):
-    lines = FILES[seed].read_text(encoding="utf-8").splitlines()
+    lines = SEED_LINES[seed]
     bad = []
-    for where, f, start, end in CITATIONS:
+    for where, (f, start, end) in CITATIONS:
         if f != seed:
             continue
         if not (1 <= start <= end <= len(lines)):
@@ -52,3 +136,315 @@ def test_every_citation_of_a_seed_is_inside_it_and_not_blank(seed):
         elif not any(ln.strip() for ln in lines[start - 1:end]):
             bad.append((where, f"L{start}-{end}", "blank"))
     assert not bad, bad
+
+
+def test_ranges_after_the_first_are_read_too():
+    """``000 L97, L117, L133-L151`` cites three ranges; a bare range in a ruleset cites its seed."""
+    assert [r for _, _, refs in refs_in("see 000 L97, L117 (V.1), L133-L151; 004 L160") for r in refs] == [
+        ("000", 97, 97), ("000", 117, 117), ("000", 133, 151), ("004", 160, 160)]
+    assert [r for _, _, refs in refs_in("«Tirada nula» (L189-191)", "000") for r in refs] == [("000", 189, 191)]
+
+
+# --------------------------------------------------------------------------- 2. [citations] keys
+
+KEYWORDS: dict[str, list[str]] = {
+    # common
+    "no_more_bets": ["no va mas", "antes de distribuir"],
+    "void_round": ["nula", "nulas"],
+    # French roulette
+    "colours": ["rojo", "negro"],
+    "layout": ["columnas", "combinaciones"],
+    "payout_straight": ["pleno"],
+    "payout_split": ["pareja", "caballo"],
+    "payout_street": ["fila transversal"],
+    "payout_street_zero": ["012", "0 1 y 2"],
+    "payout_corner": ["cuadro"],
+    "payout_corner_zero": ["0123", "0 1 2 y 3"],
+    "payout_sixline": ["seisena"],
+    "payout_column": ["columna"],
+    "payout_dozen": ["docena"],
+    "payout_columns": ["dos columnas"],
+    "payout_dozens": ["dos docenas"],
+    "payout_simple": ["sencillas", "par o impar"],
+    "zero_choice": ["cero"],
+    "prison_release": ["prision", "recobran"],
+    "zero_repeat": ["segunda"],
+    "zero_floor": ["minimo de la mesa", "apuesta minima de la mesa"],
+    "zero_last_spin": ["ultima jugada"],
+    "limit_minimum": ["minimo"],
+    "limit_authorisation": ["autorizacion de funcionamiento"],
+    "limit_simple_minimum": ["cinco veces"],
+    "limit_simple": ["180"],
+    "limit_multiple": ["suertes multiples", "apuestas multiples"],
+    "limits_change": ["variar"],
+    "spin_direction": ["sentido opuesto"],
+    "result": ["bola se detien", "bola se deteng"],
+    # blackjack
+    "spot": ["casilla", "mano"],
+    "minimum": ["minimo"],
+    "maximum": ["maximo"],
+    "bettors_per_box": ["por casilla"],
+    "min_hands": ["dos manos"],
+    "boxes": ["siete"],
+    "win": ["a la par"],
+    "push": ["nulas"],
+    "lose": ["superior a 21", "superior a veintiuno", "inferior"],
+    "blackjack": ["tres por dos"],
+    "split_21": ["no sera considerada"],
+    "insurance": ["seguro"],
+    "even_money": ["a la par"],
+    "surrender": ["retiro", "desistir"],
+    "double": ["doblar", "doble"],
+    "split": ["pares"],
+    "hit": ["21 o mas", "veintiuno o mas"],
+    "dealer_draw": ["17", "diecisiete"],
+    "no_hole_card": ["mismo", "misma"],
+    "face_up": ["hacia arriba"],
+    "shoe": ["seis barajas", "separador", "cinco primer"],
+    # punto y banca
+    "bets": ["apuesta", "apostar"],
+    "card_values": ["valor"],
+    "winner": ["ganara"],
+    "punto_pays": ["pago", "a la par"],
+    "banca_pays": ["deduccion", "a la par"],
+    "banca_deduction": ["deduccion"],
+    "tie_pays": ["empate"],
+    "tie_push": ["empate"],
+    "tie_limit": ["10%", "10 por 100"],
+    "limits": ["minimo"],
+    "table_max": ["maximo"],
+    "stake_unit": ["multiplos"],
+    "natural": ["8 o 9"],
+    "punto_rule": ["pedir", "plantar"],
+    "banca_tableau": ["tercera carta", "tercer naipe"],
+    "deal_order": ["primera y tercera", "primera y la tercera", "primer y tercer"],
+    "cards": ["barajas"],
+    "cut_card": ["siete"],
+    "burn": ["inutilizad"],
+}
+"""Citation key -> Spanish words, one of which every range the key cites must contain."""
+
+NO_RULE: dict[tuple[str, str], list[str]] = {
+    # The text has no rule for these: the citation names the section searched (and the
+    # ruleset's ambiguities say what pitwatch does); its words are those of that section.
+    ("blackjack.andalucia", "surrender"): ["posibilidades de juego"],
+    ("punto_banca.andalucia", "void_round"): ["punto y banca"],
+    ("punto_banca.andalucia", "tie_push"): ["a la par", "empate"],
+    ("punto_banca.asturias", "void_round"): ["casos no previstos"],
+    ("punto_banca.asturias", "cards"): ["elementos materiales"],
+}
+"""(ruleset, key) -> words, for citations of a rule the text does not have."""
+
+RULESET_CITATIONS = [(p.stem, key, str(value)) for p in RULESETS
+                     for key, value in tomllib.loads(p.read_text(encoding="utf-8"))["citations"].items()]
+
+
+def test_every_citation_key_has_keywords():
+    assert sorted({k for _, k, _ in RULESET_CITATIONS} - set(KEYWORDS)) == []
+    assert sorted(set(KEYWORDS) - {k for _, k, _ in RULESET_CITATIONS}) == []
+
+
+@pytest.mark.parametrize("ruleset,key,citation", RULESET_CITATIONS,
+                         ids=[f"{r}:{k}" for r, k, _ in RULESET_CITATIONS])
+def test_each_ruleset_citation_lands_on_words_of_its_rule(ruleset, key, citation):
+    words = NO_RULE.get((ruleset, key), KEYWORDS[key])
+    refs = [r for _, _, group in refs_in(citation) for r in group]
+    bad = [fmt(r) for r in refs if not has_word(r, words)]
+    assert not bad, f"{ruleset} {key}: {bad} contain none of {words}: {[cited(r) for r in refs]}"
+
+
+# --------------------------------------------------------------------------- 3. quotations
+
+
+def _quoted_citations() -> list[tuple[str, str, list[Ref]]]:
+    """(where, quotation, refs) for every «quotation» with a citation right after it (in
+    parentheses) or right before it; in a ruleset's [citations] value, every quotation and
+    the value's ranges."""
+    out = []
+    for path, (text, seed) in SOURCES.items():
+        where = str(path.relative_to(ROOT))
+        groups = refs_in(text, seed)
+        for m in QUOTE.finditer(text):
+            after = [g for g in groups if g[0] >= m.end() and re.fullmatch(r"\s*\(\s*", text[m.end():g[0]])]
+            before = [g for g in groups if g[1] <= m.start()
+                      and re.fullmatch(r"(\s*\([^()]*\))?[\s:]*", text[g[1]:m.start()])]
+            for _, _, refs in after[:1] or before[-1:]:
+                out.append((where, m.group(1), refs))
+    for ruleset, key, value in RULESET_CITATIONS:
+        if (ruleset, key) in NO_RULE:   # they name what the text lacks
+            continue
+        refs = [r for _, _, group in refs_in(value) for r in group]
+        out.extend((f"{ruleset} [citations] {key}", q, refs) for q in QUOTE.findall(value))
+    return out
+
+
+QUOTED = _quoted_citations()
+
+
+def test_quotations_with_citations_are_found():
+    assert len(QUOTED) > 100
+
+
+@pytest.mark.parametrize("where,quote,refs", QUOTED, ids=[f"{w}:{q[:30]}" for w, q, _ in QUOTED])
+def test_each_quotation_is_in_the_lines_it_cites(where, quote, refs):
+    fragments = [f for f in re.split(r"\.\.\.|…", quote) if norm(f).strip()]
+    assert any(all(contains(r, f) for f in fragments) for r in refs), (where, quote, [fmt(r) for r in refs])
+
+
+# --------------------------------------------------------------------------- 4. code
+
+
+_BLACKJACK_SETTLEMENT = ["retiro", "mitad", "superior a", "nulas", "a la par", "tres por dos", "seguro",
+                         "no sera considerada"]
+_ROULETTE_PAYOUTS = ["veces", "la mitad", "ganancia", "conserva"]
+
+SYMBOL_KEYWORDS: dict[str, list[str]] = {
+    # rules engine
+    "pitwatch/rules/baccarat.py": ["punto y banca", "no va mas"],
+    "pitwatch/rules/baccarat.py:PuntoBancaRules.banca_draws": ["tercera carta"],
+    "pitwatch/rules/baccarat.py:hand_total": ["valor"],
+    "pitwatch/rules/baccarat.py:PuntoBancaRound.limits_for": ["minimo", "maximo"],
+    "pitwatch/rules/blackjack.py": ["veintiuno", "a la par"],
+    "pitwatch/rules/blackjack.py:hand_total": ["as", "valor"],
+    "pitwatch/rules/blackjack.py:dealer_must_draw": ["17", "diecisiete"],
+    "pitwatch/rules/blackjack.py:Hand.natural": ["black-jack", "veintiuno"],
+    "pitwatch/rules/blackjack.py:BlackjackRound.maximum": ["maximo"],
+    "pitwatch/rules/blackjack.py:BlackjackRound.on_bet": ["casilla", "minimo", "maximo"],
+    "pitwatch/rules/blackjack.py:BlackjackRound.dealer_blackjack": ["black-jack", "veintiuno"],
+    "pitwatch/rules/blackjack.py:BlackjackRound.settle": _BLACKJACK_SETTLEMENT,
+    "pitwatch/rules/blackjack.py:BlackjackRound.check": ["17", "diecisiete", "queden manos", "dos manos"],
+    "pitwatch/rules/blackjack.py:BlackjackRound.on_table_event": [
+        "maximo", "seis barajas", "separador", "cinco primer"],
+    "pitwatch/rules/blackjack.py:table_maximum": ["maximo"],
+    "pitwatch/rules/engine.py": ["no va mas", "antes de distribuir"],
+    "pitwatch/rules/roulette.py": ["ruleta"],
+    "pitwatch/rules/roulette.py:is_red": ["rojo", "negro"],
+    "pitwatch/rules/roulette.py:SPOTS": ["combinaciones"],
+    "pitwatch/rules/roulette.py:parse_spot": ["columnas", "combinaciones", "pleno", "apuestas"],
+    "pitwatch/rules/roulette.py:tier": ["180", "pleno"],
+    "pitwatch/rules/roulette.py:simple_min_multiple": ["cinco veces"],
+    "pitwatch/rules/roulette.py:bet_limits": ["minimo", "maximo"],
+    "pitwatch/rules/roulette.py:refund_amount": ["mitad", "reintegro"],
+    "pitwatch/rules/roulette.py:held_amount": ["prision", "mantener", "mantenida"],
+    "pitwatch/rules/roulette.py:half_back_allowed": ["minimo de la mesa", "apuesta minima"],
+    "pitwatch/rules/roulette.py:RouletteRound": ["sentido opuesto"],
+    "pitwatch/rules/roulette.py:RouletteRound.void": ["tirada nula"],
+    "pitwatch/rules/roulette.py:RouletteRound.on_table_event": ["variar", "ultima jugada"],
+    # event contract
+    "pitwatch/schemas/cards.py": ["barajas"],
+    "pitwatch/schemas/cards.py:blackjack_value": ["figuras"],
+    "pitwatch/schemas/cards.py:baccarat_value": ["figuras"],
+    "pitwatch/schemas/codes.py:SPOT_WORDS": ["bolsa"],
+    "pitwatch/schemas/events.py:LimitsChanged": ["variar"],
+    "pitwatch/schemas/events.py:RoundStarted": ["ultima jugada"],
+    "pitwatch/schemas/events.py:BetsClosed": ["no va mas"],
+    "pitwatch/schemas/events.py:WheelSpun": ["sentido opuesto"],
+    "pitwatch/schemas/events.py:RoundVoided": ["tirada nula"],
+    # simulator
+    "pitwatch/sim/baccarat.py": ["seis barajas", "detencion", "no va mas", "naipe"],
+    "pitwatch/sim/baccarat.py:DECKS": ["seis barajas"],
+    "pitwatch/sim/baccarat.py:CARDS_BEHIND_CUT": ["siete"],
+    "pitwatch/sim/baccarat.py:TIE_MAX_FRACTION": ["10%", "10 por 100"],
+    "pitwatch/sim/baccarat.py:_burn_value": ["inutilizad", "figuras"],
+    "pitwatch/sim/baccarat.py:banca_draws": ["tercera carta", "tercer naipe"],
+    "pitwatch/sim/baccarat.py:next_hand": ["primera y tercera", "primer y tercer", "8 o 9", "plantar"],
+    "pitwatch/sim/blackjack.py": ["seis barajas", "separador", "cinco primer"],
+    "pitwatch/sim/blackjack.py:dealer_must_draw": ["17", "diecisiete"],
+    "pitwatch/sim/blackjack.py:table_maximum": ["maximo"],
+    "pitwatch/sim/blackjack.py:play_round": ["dos manos", "seguro"],
+    "pitwatch/sim/payouts.py": ["ganancia", "a la par", "deduccion", "ocho"],
+    "pitwatch/sim/payouts.py:ROULETTE_WINNINGS": _ROULETTE_PAYOUTS,
+    "pitwatch/sim/payouts.py:RED": ["rojo", "negro"],
+    "pitwatch/sim/payouts.py:SIMPLE_CHANCES": ["falta", "pasa"],
+    "pitwatch/sim/payouts.py:ZERO_FLOOR": ["minimo de la mesa", "apuesta minima"],
+    "pitwatch/sim/payouts.py:roulette_numbers": ["columna", "docena"],
+    "pitwatch/sim/payouts.py:zero_refund": ["mitad", "reintegro"],
+    "pitwatch/sim/payouts.py:zero_kept": ["prision", "mantener", "mantenida"],
+    "pitwatch/sim/payouts.py:half_back_allowed": ["minimo de la mesa", "apuesta minima"],
+    "pitwatch/sim/payouts.py:zero_fate": ["ultima jugada"],
+    "pitwatch/sim/payouts.py:roulette_payments": ["sencillas", "conserva"],
+    "pitwatch/sim/payouts.py:BLACKJACK_WINNINGS": ["a la par"],
+    "pitwatch/sim/payouts.py:BLACKJACK_NATURAL": ["tres por dos"],
+    "pitwatch/sim/payouts.py:INSURANCE_WINNINGS": ["dos por uno"],
+    "pitwatch/sim/payouts.py:SURRENDER_KEPT": ["retiro", "mitad"],
+    "pitwatch/sim/payouts.py:blackjack_points": ["as", "once"],
+    "pitwatch/sim/payouts.py:BlackjackHand.natural": ["black-jack", "veintiuno"],
+    "pitwatch/sim/payouts.py:dealer_blackjack": ["black-jack", "veintiuno"],
+    "pitwatch/sim/payouts.py:blackjack_hand_result": _BLACKJACK_SETTLEMENT,
+    "pitwatch/sim/payouts.py:blackjack_payment": ["apuesta igual", "doblar"],
+    "pitwatch/sim/payouts.py:insurance_payment": ["seguro", "dos por uno", "a la par"],
+    "pitwatch/sim/payouts.py:PUNTO_BANCA_WINNINGS": ["a la par", "ocho", "8 a 1"],
+    "pitwatch/sim/payouts.py:BANCA_DEDUCTION": ["deduccion"],
+    "pitwatch/sim/payouts.py:punto_banca_points": ["valor"],
+    "pitwatch/sim/payouts.py:punto_banca_payment": ["nueve", "empate"],
+    "pitwatch/sim/roulette.py": ["sentido opuesto", "cero"],
+    "pitwatch/sim/roulette.py:MAX_MULTIPLES": ["maximo"],
+    "pitwatch/sim/roulette.py:_layout": ["columnas", "combinaciones", "apuestas"],
+    "pitwatch/sim/roulette.py:bet_limits": ["minimo", "maximo"],
+}
+"""``path`` (its module docstring) or ``path:name`` (a function, class, method or module-level
+constant, with its comments and docstring) -> Spanish words, one of which every range cited
+there must contain. A new citing name without words fails."""
+
+
+def _symbols(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """(first line, last line, qualified name) of every class and function, and of every
+    module-level constant (with its comments and the docstring under it)."""
+    out = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                out.append((child.lineno, child.end_lineno or child.lineno, name))
+                walk(child, name + ".")
+
+    walk(tree, "")
+    body = tree.body
+    for stmt, nxt in zip(body, [*body[1:], None]):
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(stmt, "target", None)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name):
+            end = stmt.end_lineno or stmt.lineno
+            if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
+                end = nxt.end_lineno or end
+            out.append((stmt.lineno, end, target.id))
+    return out
+
+
+def _code_citations() -> list[tuple[str, Ref]]:
+    """(symbol, ref) for every citation of pitwatch/**.py: in a function, class or module-level
+    constant (``path:name``) or in the module docstring (``path``). Comments between module-level
+    statements belong to none and are left to the quotation check."""
+    out = []
+    for path, (text, _) in SOURCES.items():
+        if path.suffix != ".py":
+            continue
+        rel = str(path.relative_to(ROOT))
+        tree = ast.parse(text)
+        symbols = _symbols(tree)
+        first = tree.body[0] if tree.body else None
+        doc_end = first.end_lineno or 0 if isinstance(first, ast.Expr) else 0
+        for start, _, refs in refs_in(text):
+            line = text.count("\n", 0, start) + 1
+            inside = [s for s in symbols if s[0] <= line <= s[1]]
+            if inside:
+                name = f"{rel}:{max(inside)[2]}"
+            elif line <= doc_end:
+                name = rel
+            else:
+                continue
+            out.extend((name, ref) for ref in refs)
+    return out
+
+
+CODE_CITATIONS = _code_citations()
+
+
+def test_every_citing_function_has_keywords():
+    assert sorted({s for s, _ in CODE_CITATIONS} - set(SYMBOL_KEYWORDS)) == []
+    assert sorted(set(SYMBOL_KEYWORDS) - {s for s, _ in CODE_CITATIONS}) == []
+
+
+@pytest.mark.parametrize("symbol,ref", CODE_CITATIONS, ids=[f"{s}:{fmt(r)}" for s, r in CODE_CITATIONS])
+def test_each_code_citation_lands_on_words_of_its_rule(symbol, ref):
+    assert has_word(ref, SYMBOL_KEYWORDS[symbol]), (symbol, fmt(ref), cited(ref))

@@ -78,30 +78,33 @@ def test_clean_simulation_is_realistic(clean_run):
     assert all(a != b for a, b in zip(dirs, dirs[1:]))
 
 
-def test_sim_prisoner_tracking_matches_the_engine():
-    """The simulator's own record of bets in prison equals the engine's after every spin
-    (checked on a run long enough to meet several zeros)."""
+def test_sim_prisoner_tracking_matches_the_engine(monkeypatch):
+    """The simulator's own record of bets in prison (on which its payments of later spins rest)
+    equals the engine's after every spin (checked on a run long enough to meet several zeros)."""
     from pitwatch.sim import base
     from pitwatch.sim import roulette as sim_roulette
 
+    engine = TableEngine(GAL.table_id)
+    emit_event, play_round = base._TableRunner.emit, sim_roulette.play_round
     seen = []
-    orig = sim_roulette.play_round
+
+    def emit_and_fold(runner, type, round_id, actor, dt, payload):
+        ev = emit_event(runner, type, round_id, actor, dt, payload)
+        engine.apply(parse_event(json.dumps(ev)))
+        return ev
 
     def spy(table, round_id, emit, faults):
-        eng = emit._r.engine
-        if eng.ctx is not None and "prisoners" in eng.ctx.carry:
+        if engine.ctx is not None and "prisoners" in engine.ctx.carry:
             ours = {b: (p["initial"], p["zeros"]) for b, p in table.state.get("prisoners", {}).items()}
-            theirs = {b: (Decimal(p["initial"]), p["zeros"]) for b, p in eng.ctx.carry["prisoners"].items()}
+            theirs = {b: (Decimal(p["initial"]), p["zeros"]) for b, p in engine.ctx.carry["prisoners"].items()}
             seen.append(bool(ours))
             assert ours == theirs, round_id
-        orig(table, round_id, emit, faults)
+        return play_round(table, round_id, emit, faults)
 
-    sim_roulette.play_round = spy
-    try:
-        events, _ = base.simulate([GAL], 3.0, 11, fault_rates={})
-        list(events)
-    finally:
-        sim_roulette.play_round = orig
+    monkeypatch.setattr(base._TableRunner, "emit", emit_and_fold)
+    monkeypatch.setattr(sim_roulette, "play_round", spy)
+    events, _ = base.simulate([GAL], 3.0, 11, fault_rates={})
+    list(events)
     assert any(seen)
 
 
