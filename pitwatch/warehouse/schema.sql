@@ -1,17 +1,25 @@
 -- pitwatch warehouse: the one portable DDL.
 --
 -- Runs unchanged on Debian's ClickHouse 18.16 (clickhouse-driver), current ClickHouse
--- releases and chDB; see DESIGN.md "Warehouse" for the portable subset. Rules kept here:
+-- releases and chDB. Portable subset: no DateTime64, LowCardinality, Map, Tuple or
+-- Nullable columns, no TTL or CODEC clauses, no JSONExtract, toStartOfInterval,
+-- SimpleAggregateFunction or window functions. Rules kept here:
 --   * money is Decimal(18,2) (euros, exact cents), never Float;
 --   * times are DateTime('UTC') plus a UInt16 milliseconds column (no DateTime64);
 --   * absent ids are '' (empty string), never NULL;
---   * every base table is a ReplacingMergeTree keyed on a deterministic id, read with
---     FINAL where duplicates could matter; the writer (backends.insert_new) inserts only
---     ids it has not stored yet, so duplicates exist only after a concurrent double write;
+--   * every base table is a ReplacingMergeTree keyed on a deterministic id, the last
+--     column of its ORDER BY, read with FINAL where duplicates could matter; the writer
+--     (Warehouse.insert_new) inserts only ids it has not stored yet, so duplicates exist
+--     only after a concurrent double write;
 --   * table_hourly is a SummingMergeTree fed by a materialized view: read it with
 --     sum(...) GROUP BY, because parts are summed only when they merge.
--- The database is named pitwatch here; backends.load_schema() renames it. Statements are
--- separated by a semicolon at the end of a line; lines starting with -- are comments.
+-- The code learns tables, columns and types from the database once these statements ran:
+-- a table or column added here needs no code change. A row left without a column gets
+-- '' / 0 / 0.00 / [] by type; <x>_ms gets the milliseconds of <x>_at; ingested_at gets
+-- the time of the insert; the id and other DateTime columns are required.
+-- The database is named pitwatch here; the warehouse renames it to the database it was
+-- opened on. Statements are separated by a semicolon at the end of a line; lines starting
+-- with -- are comments.
 
 CREATE DATABASE IF NOT EXISTS pitwatch;
 

@@ -1,14 +1,15 @@
-"""Warehouse pieces that need no running engine (plus chDB's one-path rule)."""
+"""Warehouse pieces that need no server: DDL text, quoting, URLs, row validation (against
+the tables chDB describes), chDB's one-path rule."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+import uuid
 from decimal import Decimal
 
 import pytest
 from pitwatch.warehouse import (
-    TABLE_COLUMNS,
     ChdbWarehouse,
     ServerWarehouse,
     WarehouseError,
@@ -17,9 +18,21 @@ from pitwatch.warehouse import (
     render,
     schema_statements,
 )
-from pitwatch.warehouse.backends import _prepare, _rename_database
+from pitwatch.warehouse.ddl import rename_database
+from pitwatch.warehouse.sink import prepare
 
 from tests.warehouse.rows import T0, event, settlement
+
+
+@pytest.fixture(scope="module")
+def tables(chdb_path):
+    """The pitwatch tables as chDB describes them once ``schema.sql`` ran."""
+    with open_warehouse(f"chdb://{chdb_path}?database=t_unit_{uuid.uuid4().hex[:8]}") as wh:
+        wh.ensure_schema()
+        try:
+            yield wh.tables()
+        finally:
+            wh.drop_database()
 
 
 def test_schema_statements_rename_only_the_database():
@@ -32,7 +45,7 @@ def test_schema_statements_rename_only_the_database():
 
 
 def test_schema_avoids_non_portable_features():
-    """DESIGN.md's list of what 18.16 / chDB do not share."""
+    """The header of schema.sql: what 18.16 and chDB do not share."""
     text = " ".join(schema_statements()).upper()
     for bad in ("DATETIME64", "LOWCARDINALITY", "MAP", "TUPLE", "TTL", "CODEC", "NULLABLE",
                 "JSONEXTRACT", "TOSTARTOFINTERVAL", "SIMPLEAGGREGATEFUNCTION", "WINDOW", "OVER"):
@@ -41,7 +54,7 @@ def test_schema_avoids_non_portable_features():
 
 def test_rename_skips_quoted_literals_and_longer_names():
     sql = "SELECT 'pitwatch.x', `pitwatch`.y FROM pitwatch.a, mypitwatch.b, pitwatch_2.c, pitwatch . d"
-    assert _rename_database(sql, "t") == (
+    assert rename_database(sql, "t") == (
         "SELECT 'pitwatch.x', `pitwatch`.y FROM t.a, mypitwatch.b, pitwatch_2.c, t . d")
 
 
@@ -85,34 +98,47 @@ def test_render_uses_percent_rules_only_with_params():
     ({"colour": "red"}, ValueError),                  # unknown column
     ({"settlement_id": None}, ValueError),            # id missing -> '' refused below
 ])
-def test_prepare_refuses_bad_rows(override, exc):
+def test_prepare_refuses_bad_rows(tables, override, exc):
     row = settlement(1, **override)
     if override.get("settlement_id", 1) is None:
         del row["settlement_id"]
-    with pytest.raises(exc):
-        _prepare("settlements", [row])
+    with pytest.raises(exc, match="settlement"):
+        prepare(tables["settlements"], [row])
 
 
-def test_prepare_fills_defaults():
+def test_prepare_fills_defaults(tables):
     row = event(3)
     del row["actor_id"]
-    (t,) = _prepare("events_raw", [row])
-    got = dict(zip(["event_id", "casino_id", "table_id", "game", "seq", "round_id", "type",
-                    "occurred_at", "occurred_ms", "actor_role", "actor_id", "payload",
-                    "ingested_at"], t))
+    (t,) = prepare(tables["events_raw"], [row])
+    got = dict(zip(tables["events_raw"].columns, t))
     assert got["round_id"] == "" and got["actor_id"] == ""
     assert got["occurred_ms"] == 120
     assert got["ingested_at"].tzinfo is not None
     with pytest.raises(ValueError, match="occurred_at"):
-        _prepare("events_raw", [{"event_id": "e"}])
+        prepare(tables["events_raw"], [{"event_id": "e"}])
 
 
-def test_insert_new_refuses_table_hourly_and_unknown_tables():
-    wh = ServerWarehouse("clickhouse://x", "t", client=None)
-    for table in ("table_hourly", "nope"):
-        with pytest.raises(ValueError):
-            wh.insert_new(table, [{}])
-    assert wh.insert_new("settlements", []) == 0
+def test_sink_tables_and_their_ids_come_from_the_ddl(tables):
+    """ReplacingMergeTree tables are sink tables keyed on the last ORDER BY column."""
+    ids = {name: t.id_column for name, t in tables.items() if t.id_column}
+    assert {"events_raw": "event_id", "settlements": "settlement_id", "alerts": "alert_id",
+            "rejected": "reject_id"}.items() <= ids.items()
+    assert "table_hourly" not in ids and "table_hourly_mv" not in ids
+    assert tables["settlements"].narrowing_columns == ("table_id",)
+    assert tables["rejected"].narrowing_columns == ()
+
+
+def test_insert_new_refuses_table_hourly_and_unknown_tables(chdb_url):
+    with open_warehouse(chdb_url) as wh:
+        assert wh.insert_new("settlements", []) == 0
+        with pytest.raises(WarehouseError, match="ensure_schema"):
+            wh.insert_new("settlements", [settlement(1)])
+        wh.ensure_schema()
+        for table in ("table_hourly", "table_hourly_mv", "nope"):
+            with pytest.raises(ValueError):
+                wh.insert_new(table, [{}])
+        with pytest.raises(ValueError, match="unknown table"):
+            wh.rows("table_hourly_mv")
 
 
 def test_server_url_parsing(monkeypatch):
@@ -159,9 +185,10 @@ def test_chdb_same_path_shares_session_other_path_is_refused(chdb_path, tmp_path
         b.close()
 
 
-def test_ms_default_from_datetime_only_when_missing():
-    cols = list(TABLE_COLUMNS["alerts"])
-    (t,) = _prepare("alerts", [{"alert_id": "a", "detected_at": T0.replace(microsecond=5_999)}])
+def test_ms_default_from_datetime_only_when_missing(tables):
+    alerts = tables["alerts"]
+    cols = list(alerts.columns)
+    (t,) = prepare(alerts, [{"alert_id": "a", "detected_at": T0.replace(microsecond=5_999)}])
     assert t[cols.index("detected_ms")] == 5
-    (t,) = _prepare("alerts", [{"alert_id": "a", "detected_at": T0, "detected_ms": 999}])
+    (t,) = prepare(alerts, [{"alert_id": "a", "detected_at": T0, "detected_ms": 999}])
     assert t[cols.index("detected_ms")] == 999

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import uuid
 from collections import defaultdict
 from decimal import Decimal
@@ -15,7 +16,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pitwatch.warehouse import ID_COLUMNS, TABLE_COLUMNS, open_warehouse
+from pitwatch.warehouse import open_warehouse, schema_statements
 
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
@@ -82,13 +83,16 @@ def test_ddl_reapplied_keeps_data(warehouse):
     assert warehouse.query("SELECT count() FROM pitwatch.settlements") == [(1,)]
 
 
-def test_columns_match_schema_sql(warehouse):
-    for table, cols in TABLE_COLUMNS.items():
-        got = warehouse.query(
-            "SELECT name, type FROM system.columns WHERE database = %(db)s AND table = %(t)s",
-            {"db": warehouse.database, "t": table},
-        )
-        assert dict(got) == cols, table
+def test_tables_are_learned_from_the_database_in_column_order(warehouse):
+    """Every table schema.sql creates is known to the warehouse, with the columns and types
+    DESCRIBE TABLE gives, in the same order."""
+    created = {m.group(1) for s in schema_statements()
+               for m in [re.match(r"CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS pitwatch\.(\w+)", s)] if m}
+    tables = warehouse.tables()
+    assert created == set(tables) and ALL_OBJECTS <= created
+    for name, table in tables.items():
+        described = [(r[0], r[1]) for r in warehouse.query(f"DESCRIBE TABLE pitwatch.{name}")]
+        assert list(table.columns.items()) == described, name
 
 
 def test_canonical_database_name_is_mapped_but_literals_are_not(warehouse):
@@ -103,7 +107,7 @@ def test_canonical_database_name_is_mapped_but_literals_are_not(warehouse):
 # ----------------------------------------------------------------------------- sink
 
 
-@pytest.mark.parametrize("table", sorted(ID_COLUMNS))
+@pytest.mark.parametrize("table", sorted(BUILDERS))
 def test_insert_new_twice_counts_once(warehouse, table):
     rows = [BUILDERS[table](i) for i in range(5)]
     assert warehouse.insert_new(table, rows) == 5
@@ -114,11 +118,11 @@ def test_insert_new_twice_counts_once(warehouse, table):
     assert len(warehouse.rows(table)) == 6
 
 
-@pytest.mark.parametrize("table", sorted(ID_COLUMNS))
+@pytest.mark.parametrize("table", sorted(BUILDERS))
 def test_insert_new_dedupes_inside_one_batch_keeping_first(warehouse, table):
     build = BUILDERS[table]
-    id_col = ID_COLUMNS[table]
-    col = "reason" if table == "rejected" else "game"
+    id_col = warehouse.tables()[table].id_column
+    col = "reason" if table in ("rejected", "parked") else "game"
     first = build(1, **{col: "first"})
     later = build(1, **{col: "later"})
     assert warehouse.insert_new(table, [first, build(2), later, build(2)]) == 2

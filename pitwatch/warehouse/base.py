@@ -1,0 +1,238 @@
+"""The warehouse interface both backends implement: DDL, the idempotent sink, reads.
+
+A backend supplies three primitives: ``_execute(sql)`` (one rendered statement -> typed
+rows, converted by :mod:`pitwatch.warehouse.values`), ``_insert_rows(table, columns,
+rows)`` (one batch of prepared rows) and ``_close()``.
+
+FINAL: which reads need it
+    The sink tables (``ReplacingMergeTree``, keyed on deterministic ids: ``events_raw``,
+    ``settlements``, ``alerts``, ``rejected``, ...) never get an id that is already stored
+    from :meth:`Warehouse.insert_new`, so duplicates appear only after two writers raced
+    on the same id (e.g. two workers during a rebalance). Any read that counts or sums
+    rows of those tables (reports, verdicts, detectors computing from the warehouse) must
+    read ``FROM pitwatch.<table> FINAL``; :meth:`Warehouse.rows` does so. Existence checks
+    (``insert_new``'s id lookup) and "latest N rows" displays do not need it.
+    ``SummingMergeTree`` tables (``table_hourly``) are read with ``sum(col) ... GROUP BY``
+    the key columns (never trust one row per key: parts are summed only when merged).
+    FINAL is not needed there and not used.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from typing import Any
+
+from pitwatch.warehouse.catalog import Table, read_catalog
+from pitwatch.warehouse.ddl import check_ident, rename_database, schema_statements
+from pitwatch.warehouse.sink import prepare, unseen
+from pitwatch.warehouse.sql import render
+from pitwatch.warehouse.values import DecimalType
+
+__all__ = ["Warehouse", "WarehouseError"]
+
+
+class WarehouseError(RuntimeError):
+    """A backend failed (bad SQL, server unreachable, chDB path conflict, no schema, ...).
+
+    The driver's or chDB's original exception, if any, is chained as ``__cause__``.
+    """
+
+
+class Warehouse(ABC):
+    """The pitwatch warehouse: the DDL, the idempotent sink and parametrized reads.
+
+    Attributes: ``url`` (as opened), ``database`` (the real database name that
+    ``pitwatch.`` in SQL maps to), ``backend`` (``"server"`` or ``"chdb"``). Methods are
+    thread-safe (one lock per object). Use as a context manager or call :meth:`close`.
+    """
+
+    backend: str = ""
+
+    def __init__(self, url: str, database: str):
+        self.url = url
+        self.database = check_ident(database)
+        self._lock = threading.RLock()
+        self._closed = False
+        self._catalog: dict[str, Table] | None = None
+
+    # backend primitives -------------------------------------------------------------
+    @abstractmethod
+    def _execute(self, sql: str) -> list[tuple]:
+        """Run one statement (already rendered and renamed); typed rows back."""
+
+    @abstractmethod
+    def _insert_rows(self, table: Table, rows: list[tuple]) -> None:
+        """Insert prepared rows (``table``'s column order) in one batch."""
+
+    @abstractmethod
+    def _close(self) -> None: ...
+
+    # public API ---------------------------------------------------------------------
+    def query(self, sql: str, params: dict[str, Any] | None = None) -> list[tuple]:
+        """Run one SQL statement and return its rows as tuples of Python values.
+
+        ``pitwatch.<table>`` names the warehouse's database (:mod:`pitwatch.warehouse.ddl`);
+        ``%(name)s`` placeholders are filled from ``params`` (:func:`pitwatch.warehouse.sql.quote`).
+        Result values: ``int`` for (U)Int*, ``Decimal`` quantized to the column's scale
+        (``Decimal('0.00')``, never ``Decimal('0')``), timezone-aware UTC ``datetime``
+        for DateTime, ``str``, ``float``, ``list`` for arrays, ``None`` for NULL. DDL and
+        other statements return ``[]``. Reads of sink tables that count or sum must use
+        ``FINAL`` (module doc). Raises :class:`WarehouseError`.
+        """
+        text = rename_database(render(sql, params), self.database)
+        with self._lock:
+            self._check_open()
+            return self._execute(text)
+
+    def ensure_schema(self) -> None:
+        """Create the database, tables and materialized view if missing (idempotent), then
+        learn the tables from the database (:meth:`tables`).
+
+        Every statement of ``schema.sql`` is ``CREATE ... IF NOT EXISTS``; an existing
+        table with a different definition is left as it is (no migrations).
+        Raises :class:`WarehouseError`.
+        """
+        with self._lock:
+            self._check_open()
+            self._catalog = None
+            for stmt in schema_statements(self.database):
+                self._execute(stmt)
+            self._load_catalog()
+
+    def drop_database(self) -> None:
+        """Drop the whole warehouse database (tests, ``pitwatch reset``). Irreversible."""
+        with self._lock:
+            self._check_open()
+            self._catalog = None
+            self._execute(f"DROP DATABASE IF EXISTS {self.database}")
+
+    def tables(self) -> dict[str, Table]:
+        """``{name: Table}``: the tables of the warehouse database as the database
+        describes them (columns and types, engine, sort key; :mod:`pitwatch.warehouse.catalog`).
+
+        Read once and kept; :meth:`ensure_schema` reads it again. Empty if the database
+        does not exist. Raises :class:`WarehouseError`.
+        """
+        with self._lock:
+            self._check_open()
+            return dict(self._catalog if self._catalog is not None else self._load_catalog())
+
+    def insert_new(self, table: str, rows: list[dict[str, Any]]) -> int:
+        """The idempotent sink: insert the rows whose id is not stored yet; return how many.
+
+        ``table`` is a sink table (``events_raw``, ``settlements``, ``alerts``, ``rejected``,
+        or any ``ReplacingMergeTree`` table ``schema.sql`` adds; ``table_hourly`` is fed by
+        its materialized view). Each row is a dict keyed by column name (see ``schema.sql``)
+        with Python values: ``str`` (``None`` -> ``''``), ``int``, ``Decimal`` euros with at
+        most two decimals (``float`` is refused), timezone-aware ``datetime`` (converted to
+        UTC; seconds go to ``*_at``), ``list[str]``. Missing columns take ``''`` / ``0`` /
+        ``Decimal('0.00')`` / ``[]``; a missing ``*_ms`` is taken from the ``*_at``
+        datetime's microseconds; a missing ``ingested_at`` is now (UTC). The id column and
+        the other ``*_at`` columns are required (:mod:`pitwatch.warehouse.sink`). An empty
+        ``rows`` returns 0 at once.
+
+        Ids repeated inside the batch keep their first row; ids already in the table
+        are skipped (looked up in chunks of 1000, narrowed by the other ``ORDER BY``
+        columns, e.g. ``table_id``); the rest go in one batched INSERT, which the
+        ``table_hourly_mv`` view sees once. So reprocessing the same results never counts
+        them twice, as long as one writer at a time owns a given id (pitwatch: a table's
+        results come from the worker owning its Kafka partition); a race between two
+        writers leaves duplicates that ``FINAL`` hides in the base tables but
+        ``table_hourly`` would count. Raises ``ValueError`` (unknown or non-sink table,
+        unknown column, missing id or time, fraction of a cent, naive datetime,
+        out-of-range), ``TypeError`` (wrong Python type), :class:`WarehouseError` (backend,
+        or the database has no tables: call :meth:`ensure_schema`).
+        """
+        if not rows:
+            return 0
+        info = self._table(table)
+        if info.id_column is None:
+            raise ValueError(f"insert_new: {table} is not a sink table (a ReplacingMergeTree keyed on an id)")
+        prepared = prepare(info, rows)
+        with self._lock:
+            self._check_open()
+            new = unseen(info, prepared, self._execute, self.database)
+            if new:
+                self._insert_rows(info, new)
+        return len(new)
+
+    def rows(
+        self,
+        table: str,
+        where: str = "1",
+        params: dict[str, Any] | None = None,
+        order_by: str | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Deduplicated rows of ``table`` as dicts: ``SELECT * FROM t FINAL WHERE ...``.
+
+        ``where``/``order_by`` are SQL fragments (``%(name)s`` placeholders allowed in
+        ``where``). A ``SummingMergeTree`` table (``table_hourly``) is returned summed per
+        key instead (``sum(...) GROUP BY``). Raises ``ValueError`` for an unknown table or
+        a view, :class:`WarehouseError`.
+        """
+        info = self._table(table)
+        cols = list(info.columns)
+        if info.engine == "SummingMergeTree":
+            keys = info.sorting_key
+            select = ", ".join(f"`{c}`" if c in keys else _summed(c, info) for c in cols)
+            sql = (f"SELECT {select} FROM pitwatch.{table} WHERE {where} "
+                   f"GROUP BY {', '.join(f'`{k}`' for k in keys)}")
+        else:
+            final = " FINAL" if info.engine == "ReplacingMergeTree" else ""
+            sql = f"SELECT {', '.join(f'`{c}`' for c in cols)} FROM pitwatch.{table}{final} WHERE {where}"
+        if order_by:
+            sql += f" ORDER BY {order_by}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [dict(zip(cols, r)) for r in self.query(sql, params)]
+
+    def close(self) -> None:
+        """Release the connection (chDB: the shared session once its last user closes)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._close()
+
+    def __enter__(self) -> "Warehouse":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.url!r} database={self.database!r}>"
+
+    # helpers ------------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise WarehouseError(f"{self!r} is closed")
+
+    def _load_catalog(self) -> dict[str, Table]:
+        self._catalog = read_catalog(self._execute, self.database)
+        return self._catalog
+
+    def _table(self, name: str) -> Table:
+        """The table ``name``, reading the catalog again once if it is not known yet."""
+        with self._lock:
+            self._check_open()
+            catalog = self._catalog
+            if catalog is None or name not in catalog:
+                catalog = self._load_catalog()
+        if not catalog:
+            raise WarehouseError(f"database {self.database} has no tables: call ensure_schema() first")
+        info = catalog.get(name)
+        if info is None or info.engine in _VIEWS:
+            raise ValueError(f"unknown table {name!r}; one of {sorted(t for t, i in catalog.items() if i.engine not in _VIEWS)}")
+        return info
+
+
+_VIEWS = ("MaterializedView", "View", "LiveView", "WindowView")
+
+
+def _summed(col: str, table: Table) -> str:
+    ctype = table.types[col]
+    if isinstance(ctype, DecimalType):  # sum() widens to Decimal(38, s): back to the column's type
+        return f"toDecimal64(sum(`{col}`), {ctype.scale}) AS `{col}`"
+    return f"sum(`{col}`) AS `{col}`"

@@ -1,0 +1,139 @@
+"""chDB: ClickHouse embedded in this process, on a local data directory.
+
+URL: ``chdb://<path>[?database=<name>]``: the text after ``chdb://`` is the data
+directory; ``chdb:///abs/path`` is absolute, ``chdb://rel/path`` relative to the working
+directory. The database defaults to ``pitwatch``.
+
+chDB opens one data directory per process: warehouses on the same path share one session
+(several databases on one path are fine), another path is refused while one is open.
+Results are read as JSONCompact and converted by their column types
+(:mod:`pitwatch.warehouse.values`, exact Decimals); rows are inserted as one
+``INSERT ... VALUES`` text (:func:`pitwatch.warehouse.sql.values_clause`). Strings are
+UTF-8 text (invalid bytes read back as U+FFFD). chDB reads ``config.xml`` from the
+process's working directory when ``chdb`` is imported: never run it from a directory
+holding a ClickHouse server config.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from decimal import Decimal
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+from pitwatch.warehouse.base import Warehouse, WarehouseError
+from pitwatch.warehouse.catalog import Table
+from pitwatch.warehouse.ddl import CANONICAL_DATABASE
+from pitwatch.warehouse.sql import values_clause
+from pitwatch.warehouse.values import column_type
+
+__all__ = ["ChdbWarehouse"]
+
+
+class _ChdbSessions:
+    """Process-wide registry: chDB opens one data directory per process.
+
+    A second open of the same path shares the session (reference counted); opening a
+    different path while one is open raises :class:`WarehouseError`. Once every user
+    closed, the session is closed and another path may be opened.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._path: str | None = None
+        self._session: Any = None
+        self._users = 0
+        self.session_lock = threading.RLock()  # chDB session calls are serialized
+
+    def acquire(self, path: str) -> Any:
+        real = os.path.realpath(path)
+        with self._lock:
+            if self._session is not None:
+                if real != self._path:
+                    raise WarehouseError(
+                        f"chDB can open only one data directory per process: {self._path} is "
+                        f"open, cannot open {real} (close every warehouse on it first, or use "
+                        "one path with several databases: chdb://<path>?database=<name>)"
+                    )
+                self._users += 1
+                return self._session
+            os.makedirs(real, exist_ok=True)
+            try:
+                from chdb import session as chdb_session
+
+                sess = chdb_session.Session(real)
+            except Exception as e:
+                raise WarehouseError(f"chDB could not open {real}: {e}") from e
+            self._path, self._session, self._users = real, sess, 1
+            return sess
+
+    def release(self) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._users <= 0 and self._session is not None:
+                try:
+                    self._session.close()
+                finally:
+                    self._path, self._session, self._users = None, None, 0
+
+    @property
+    def path(self) -> str | None:
+        """The data directory currently open in this process, if any."""
+        return self._path
+
+
+_CHDB = _ChdbSessions()
+
+
+class ChdbWarehouse(Warehouse):
+    """chDB on the data directory ``path`` (module doc). Raises :class:`WarehouseError`
+    when chDB cannot open ``path`` (e.g. another path is open in this process)."""
+
+    backend = "chdb"
+
+    def __init__(self, url: str, database: str, path: str):
+        super().__init__(url, database)
+        self.path = os.path.realpath(path)
+        self._session = _CHDB.acquire(path)
+
+    @classmethod
+    def from_url(cls, url: str) -> "ChdbWarehouse":
+        """Open ``chdb://<path>[?database=<name>]``. Raises ``ValueError`` for an unknown
+        option, no path or a database name that is not a plain identifier;
+        :class:`WarehouseError` as the constructor."""
+        rest = url.split("://", 1)[1]
+        path, _, qs = rest.partition("?")
+        opts = dict(parse_qsl(qs))
+        database = opts.pop("database", CANONICAL_DATABASE)
+        if opts:
+            raise ValueError(f"chdb URL: unknown option(s) {sorted(opts)}")
+        if not path:
+            raise ValueError("chdb URL needs a data directory: chdb:///abs/path or chdb://rel/path")
+        return cls(url, database, unquote(path))
+
+    def _run(self, sql: str, fmt: str) -> bytes:
+        try:
+            with _CHDB.session_lock:
+                res = self._session.query(sql, fmt)
+        except Exception as e:
+            raise WarehouseError(f"chDB: {e}") from e
+        return res.bytes()
+
+    def _execute(self, sql: str) -> list[tuple]:
+        raw = self._run(sql, "JSONCompact")
+        if not raw.strip():
+            return []
+        doc = json.loads(raw.decode("utf-8", "replace"), parse_float=Decimal)
+        convs = [column_type(m["type"]).from_json for m in doc["meta"]]
+        return [tuple([c(v) for c, v in zip(convs, row)]) for row in doc["data"]]
+
+    def _insert_rows(self, table: Table, rows: list[tuple]) -> None:
+        cols = ", ".join(f"`{c}`" for c in table.columns)
+        body = values_clause(list(table.types.values()), rows)
+        self._run(f"INSERT INTO {self.database}.{table.name} ({cols}) VALUES {body}", "CSV")
+
+    def _close(self) -> None:
+        self._session = None
+        _CHDB.release()
