@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
-from pitwatch.rules.blackjack import dealer_must_draw, hand_total, table_maximum
+from pitwatch.rules.blackjack import dealer_must_draw, hand_total, rules_of, table_maximum
 from pitwatch.schemas.cards import RANKS, SUITS, blackjack_value
 
 BET_PROBABILITY = {"cautious": 0.85, "regular": 0.9, "high_roller": 0.95}
@@ -48,22 +48,22 @@ def prepare(table, emit) -> None:
     st = table.state
     if st.get("shoe") is not None and not st.get("cut_out"):
         return
-    rules = table.ctx.ruleset.data.get("rules", {})
-    decks = int(rules.get("decks", 6))
+    rules = rules_of(table.ctx).rules
+    decks = rules.decks
     cards = [r + s for _ in range(decks) for s in SUITS for r in RANKS]
     table.rng.shuffle(cards)
     st["shoe_n"] = st.get("shoe_n", 0) + 1
     shoe_id = f"{table.table_id}-S{st['shoe_n']:03d}"
     emit.table_event("shoe_loaded", dt=60, shoe_id=shoe_id, decks=decks)
     emit.table_event("shoe_shuffled", dt=120, shoe_id=shoe_id)
-    behind = table.rng.randint(int(rules.get("cut_card_min_behind", 52)), 104)
+    behind = table.rng.randint(rules.cut_card_min_behind, 104)
     if table.players:
         cutter = table.rng.choice(table.players).player_id
         emit.table_event("shoe_cut", actor=("player", cutter), dt=15, shoe_id=shoe_id, cut_by=cutter,
                          cards_behind=behind)
     else:
         emit.table_event("shoe_cut", dt=15, shoe_id=shoe_id, cards_behind=behind)
-    burn = int(rules.get("burn", 5))
+    burn = rules.burn
     emit.table_event("cards_burned", dt=8, count=burn)
     st.update(shoe=cards, pos=burn, cut_at=len(cards) - behind, cut_out=False)
 
@@ -162,15 +162,15 @@ def play_round(table, round_id: str, emit, faults) -> None:
     surrender, each box's play, the dealer's draw (see the module docstring)."""
     rng = table.rng
     ctx = table.ctx
-    rules = ctx.ruleset.data.get("rules", {})
-    limits = ctx.ruleset.data.get("limits", {})
+    rules = rules_of(ctx).rules
+    limits = rules_of(ctx).limits
     maximum = table_maximum(ctx)
     lo = table.min_bet
-    allowed_doubles = [int(x) for x in rules.get("double_totals", [])]
-    surrender_ok = bool(rules.get("surrender", False))
-    even_money = bool(rules.get("even_money", False))
-    cap = int(limits.get("max_bettors_per_box", 3))
-    nboxes = int(limits.get("boxes", 7))
+    allowed_doubles = list(rules.double_totals)
+    surrender_ok = rules.surrender
+    even_money = rules.even_money
+    cap = limits.max_bettors_per_box
+    nboxes = limits.boxes
 
     # ---------------------------------------------------------------- bets
     boxes: dict[int, list[dict]] = {}          # box -> bets [{bet_id, player, stake}]
@@ -259,7 +259,7 @@ def play_round(table, round_id: str, emit, faults) -> None:
     # ---------------------------------------------------------------- insurance / surrender
     insured: set[str] = set()
     if dealer[0][0] == "A":
-        if illegal and not rules.get("surrender", False):
+        if illegal and not rules.surrender:
             # Andalucía: an insurance above half the stake (004 L758-L760)
             b = rng.choice(order)
             bet = boxes[b][0]
