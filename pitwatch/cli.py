@@ -323,7 +323,7 @@ def rulesets(
     t = Table("id", "game", "jurisdiction", "version", "regulation (seed)", "file", title="shipped rulesets")
     for rid in list_rulesets():
         r = load_ruleset(rid)
-        t.add_row(r.id, r.game, r.jurisdiction, r.content_hash[:12], str(r.data.get("seed", "")),
+        t.add_row(r.id, r.game, r.jurisdiction, r.content_hash[:12], r.model.seed,
                   f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml")
     console.print(t)
     if warehouse is None:

@@ -31,8 +31,9 @@ from pitwatch.rules.base import (
     ViolationKind,
     limit_violations,
 )
-from pitwatch.rules.engine import register_game
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.models import PuntoBancaRuleset
+from pitwatch.rules.registry import register_game
 from pitwatch.schemas.cards import baccarat_value
 from pitwatch.schemas.money import ZERO
 
@@ -46,10 +47,12 @@ STOOD = "P"
 
 @dataclass(frozen=True)
 class PuntoBancaRules:
-    """The parsed punto y banca sections of one ruleset.
+    """The punto y banca sections of one ruleset, in the shape the deal and settlement read
+    (built from the validated :class:`~pitwatch.rules.models.PuntoBancaRuleset` by :func:`parse_rules`).
 
     ``tableau[(banca_total, column)]`` is True when the banca must draw; ``column`` is punto's
     third-card value ``"0"``..``"9"`` or ``"P"`` (punto stood). Ratios are net winnings per euro.
+    ``decks`` is ``None`` where the sources do not give the number of decks (Asturias): not checked.
     """
 
     ruleset_id: str
@@ -63,9 +66,9 @@ class PuntoBancaRules:
     ratios: tuple[Decimal, ...]
     stake_unit_rule: str
     decks: int | None
-    cut_cards_behind: int | None
-    burn_min: int | None
-    burn_max: int | None
+    cut_cards_behind: int
+    burn_min: int
+    burn_max: int
     initial_order: tuple[str, ...]
     naturals: frozenset[int]
     punto_draws: frozenset[int]
@@ -86,10 +89,6 @@ class PuntoBancaRules:
             raise RuleError(f"tableau of {self.ruleset_id} has no cell ({banca_total}, {col})") from None
 
 
-def _dec(v: Any) -> Decimal:
-    return v if isinstance(v, Decimal) else Decimal(str(v))
-
-
 _PARSED: dict[tuple[str, str], PuntoBancaRules] = {}
 
 
@@ -97,7 +96,7 @@ def rules_of(ruleset: Ruleset) -> PuntoBancaRules:
     """The :class:`PuntoBancaRules` of a punto y banca ruleset (cached per ruleset version:
     id and content hash).
 
-    Raises ``RuleError`` if the ruleset's tableau or sections are malformed.
+    Raises ``RuleError`` if ``ruleset`` is not a punto y banca ruleset.
     """
     key = (ruleset.id, ruleset.content_hash)
     rules = _PARSED.get(key)
@@ -107,44 +106,35 @@ def rules_of(ruleset: Ruleset) -> PuntoBancaRules:
 
 
 def parse_rules(ruleset: Ruleset) -> PuntoBancaRules:
-    """Parse the punto y banca sections of ``ruleset.data`` (see the ruleset files for their meaning).
+    """Build the :class:`PuntoBancaRules` of ``ruleset`` from its validated model
+    (:class:`~pitwatch.rules.models.PuntoBancaRuleset`; see the ruleset files for the meaning of
+    each key). The tableau cells are the printed T/P (case-insensitive: the Asturias OCR prints «p»),
+    checked when the ruleset was loaded.
 
-    The tableau rows are the printed T/P cells (case-insensitive: the Asturias OCR prints «p»).
-    Raises ``RuleError`` on a malformed tableau (wrong cell count, letters other than T/P).
+    Raises ``RuleError`` if ``ruleset`` is not a punto y banca ruleset.
     """
-    d = ruleset.data
-    tab = d["tableau"]
-    cols = [str(c) for c in tab["columns"]]
-    tableau: dict[tuple[int, str], bool] = {}
-    for key, row in tab.items():
-        if key == "columns":
-            continue
-        cells = str(row).upper().split()
-        if len(cells) != len(cols) or set(cells) - {"T", "P"}:
-            raise RuleError(f"{ruleset.id}: tableau row {key!r} is not {len(cols)} T/P cells: {row!r}")
-        for col, cell in zip(cols, cells):
-            tableau[(int(key), col)] = cell == "T"
-    deal, lim, ded = d["deal"], d["limits"], d["deduction"]
+    m = ruleset.model_as(PuntoBancaRuleset)
+    deal, lim, ded = m.deal, m.limits, m.deduction
     return PuntoBancaRules(
         ruleset_id=ruleset.id,
-        spots=tuple(d["spots"]),
-        payouts={k: _dec(v) for k, v in d["payouts"].items()},
-        deduction_rate=_dec(ded["rate"]),
-        deduction_totals=frozenset(int(t) for t in ded.get("banca_totals", [])),
-        tie_max_fraction=_dec(lim["tie_max_fraction"]),
-        ratio_min=_dec(lim["table_max_ratio_min"]),
-        ratio_max=_dec(lim["table_max_ratio_max"]),
-        ratios=tuple(_dec(r) for r in lim.get("table_max_ratios", [])),
-        stake_unit_rule=lim.get("stake_unit_rule", "minimum"),
-        decks=deal.get("decks"),
-        cut_cards_behind=deal.get("cut_cards_behind"),
-        burn_min=deal.get("burn_count_min"),
-        burn_max=deal.get("burn_count_max"),
-        initial_order=tuple(deal["initial_order"]),
-        naturals=frozenset(deal["naturals"]),
-        punto_draws=frozenset(deal["punto_draws"]),
-        punto_stands=frozenset(deal["punto_stands"]),
-        tableau=tableau,
+        spots=tuple(m.spots),
+        payouts={"punto": m.payouts.punto, "banca": m.payouts.banca, "tie": m.payouts.tie},
+        deduction_rate=ded.rate,
+        deduction_totals=frozenset(ded.banca_totals),
+        tie_max_fraction=lim.tie_max_fraction,
+        ratio_min=lim.table_max_ratio_min,
+        ratio_max=lim.table_max_ratio_max,
+        ratios=tuple(lim.table_max_ratios),
+        stake_unit_rule=lim.stake_unit_rule,
+        decks=deal.decks,
+        cut_cards_behind=deal.cut_cards_behind,
+        burn_min=deal.burn_count_min,
+        burn_max=deal.burn_count_max,
+        initial_order=tuple(deal.initial_order),
+        naturals=frozenset(deal.naturals),
+        punto_draws=frozenset(deal.punto_draws),
+        punto_stands=frozenset(deal.punto_stands),
+        tableau=m.tableau.draws(),
     )
 
 
@@ -255,7 +245,7 @@ class PuntoBancaRound(GameRound):
                 f"{', '.join(self.rules.spots)})", cite("bets"), (bet.event_id,), bet.bet_id,
                 bet.player_id, bet.stake)]
         out: list[Violation] = []
-        unit_opt = (self.ctx.option("stake_unit", "") or "").strip()
+        unit_opt = self.ctx.option("stake_unit").strip()
         if unit_opt:
             try:
                 unit = Decimal(unit_opt)
@@ -404,7 +394,7 @@ class PuntoBancaRound(GameRound):
                     ViolationKind.PROCEDURE,
                     f"table maximum {hi} EUR is {ratio.normalize():f} x the minimum {lo} EUR; "
                     f"allowed: {allowed} x", cite("table_max"), eid))
-            unit_opt = (ctx.option("stake_unit", "") or "").strip() if t == "table_opened" else ""
+            unit_opt = ctx.option("stake_unit").strip() if t == "table_opened" else ""
             if unit_opt:
                 try:
                     unit = Decimal(unit_opt)
@@ -421,12 +411,11 @@ class PuntoBancaRound(GameRound):
             out.append(Violation(ViolationKind.PROCEDURE,
                                  f"shoe {event.shoe_id} loaded with {event.decks} decks; the rules require {rules.decks}",
                                  cite("cards"), eid))
-        elif t == "shoe_cut" and rules.cut_cards_behind is not None and event.cards_behind != rules.cut_cards_behind:
+        elif t == "shoe_cut" and event.cards_behind != rules.cut_cards_behind:
             out.append(Violation(ViolationKind.PROCEDURE,
                                  f"cut card placed with {event.cards_behind} cards below it; the rules require "
                                  f"{rules.cut_cards_behind}", cite("cut_card"), eid))
-        elif t == "cards_burned" and rules.burn_min is not None and not (
-                rules.burn_min <= event.count <= rules.burn_max):
+        elif t == "cards_burned" and not rules.burn_min <= event.count <= rules.burn_max:
             out.append(Violation(ViolationKind.PROCEDURE,
                                  f"{event.count} cards burned; the first card's value (1-10) plus the card "
                                  f"itself allows {rules.burn_min} to {rules.burn_max}", cite("burn"), eid))

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
+from pitwatch.rules.models import RulesetInvalid, RulesetModel, validate_ruleset
 from pitwatch.schemas.money import ZERO, round_cents
 
 RULESETS_DIR = Path(__file__).parent / "rulesets"
@@ -33,21 +34,27 @@ class RuleError(ValueError):
 # --------------------------------------------------------------------------- rulesets
 
 
+M = TypeVar("M", bound=RulesetModel)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """One game in one jurisdiction, loaded from ``rules/rulesets/<id>.toml``.
 
-    ``data`` is the parsed TOML. Conventions every ruleset file follows:
-    ``id``, ``game``, ``jurisdiction``, ``title``, ``seed`` (file name),
-    ``rounding`` (``down``/``half_up``/``half_even``, see :func:`round_cents`),
-    ``[citations]`` mapping rule keys to citation strings
-    ``"<seed> L<a>-L<b> (<heading>)"``, and ``[[ambiguities]]`` entries with ``point``,
-    ``text`` and ``choice``. Games add their own sections (payouts, limits, options).
+    ``model`` is the file validated against the model of its game (:mod:`pitwatch.rules.models`:
+    :class:`~pitwatch.rules.models.RouletteRuleset`, :class:`~pitwatch.rules.models.BlackjackRuleset`
+    or :class:`~pitwatch.rules.models.PuntoBancaRuleset`), which every game module reads through
+    :meth:`model_as`; the common keys are ``id``, ``game``, ``jurisdiction``, ``title``, ``seed``,
+    ``rounding``, ``[citations]`` and ``[[ambiguities]]``. Unknown keys, missing keys and values
+    outside the law's range are refused when the ruleset is built (``RuleError``). ``data`` is
+    the parsed TOML (money and ratios as ``Decimal``), kept for backward compatibility: the
+    engine does not read it.
 
     ``content_hash`` is the SHA-256 (hex) of the file's bytes and ``source`` its text: a
     version of a ruleset is ``(id, content_hash)``. Every verdict records the version that
     judged it, and the warehouse keeps the source of every version it has used, so a round
-    can be judged again with the law as it was (:func:`load_ruleset` with a hash).
+    can be judged again with the law as it was (:func:`load_ruleset` with a hash). ``origin``
+    says where the text came from (``rulesets/<id>.toml``), for error messages.
     """
 
     id: str
@@ -56,15 +63,36 @@ class Ruleset:
     data: dict[str, Any]
     content_hash: str = ""
     source: str = field(default="", repr=False, compare=False)
+    origin: str = field(default="", repr=False, compare=False)
+    model: RulesetModel = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        where = self.origin or f"ruleset {self.id or '?'}"
+        try:
+            model = validate_ruleset(self.data)
+        except RulesetInvalid as exc:
+            raise RuleError(f"{where}: invalid ruleset: {exc}") from None
+        if (model.id, model.game, model.jurisdiction) != (self.id, self.game, self.jurisdiction):
+            raise RuleError(f"{where}: id, game, jurisdiction {self.id}, {self.game}, {self.jurisdiction} "
+                            f"are not the file's {model.id}, {model.game}, {model.jurisdiction}")
+        object.__setattr__(self, "model", model)
+
+    def model_as(self, cls: type[M]) -> M:
+        """``model`` as the model ``cls`` of a game; raises ``RuleError`` if this ruleset is of
+        another game (e.g. a blackjack round handed a roulette ruleset)."""
+        if not isinstance(self.model, cls):
+            raise RuleError(f"ruleset {self.id} is a {self.game} ruleset, not a {cls.__name__}")
+        return self.model
 
     @property
     def rounding(self) -> str:
-        return str(self.data.get("rounding", "down"))
+        """Rounding mode of derived euro amounts (``down``, ``half_up``, ``half_even``)."""
+        return self.model.rounding
 
     def cite(self, key: str) -> str:
         """Citation string for rule ``key``; raises ``RuleError`` if the ruleset lacks it."""
         try:
-            return str(self.data["citations"][key])
+            return self.model.citations[key]
         except KeyError:
             raise RuleError(f"ruleset {self.id} has no citation for {key!r}") from None
 
@@ -78,16 +106,20 @@ def content_hash(source: bytes) -> str:
     return hashlib.sha256(source).hexdigest()
 
 
-def parse_ruleset(source: str) -> Ruleset:
-    """Build a :class:`Ruleset` from the text of a ruleset file (TOML, UTF-8).
+def parse_ruleset(source: str, origin: str = "") -> Ruleset:
+    """Build a :class:`Ruleset` from the text of a ruleset file (TOML, UTF-8), validated against
+    the model of its game. ``origin`` names the text in error messages (e.g. ``rulesets/x.toml``).
 
-    Raises ``RuleError`` if it is not TOML or lacks ``id``, ``game`` or ``jurisdiction``."""
+    Raises ``RuleError`` naming ``origin``, the key path and the problem if it is not TOML or does
+    not match the model (unknown game, unknown or missing key, value of the wrong type or range)."""
+    where = origin or "ruleset text"
     try:
         data = tomllib.loads(source, parse_float=Decimal)
-        return Ruleset(id=str(data["id"]), game=str(data["game"]), jurisdiction=str(data["jurisdiction"]),
-                       data=data, content_hash=content_hash(source.encode("utf-8")), source=source)
-    except (tomllib.TOMLDecodeError, KeyError) as exc:
-        raise RuleError(f"not a ruleset file: {type(exc).__name__}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"{where}: not a ruleset file: TOMLDecodeError: {exc}") from None
+    return Ruleset(id=str(data.get("id", "")), game=str(data.get("game", "")),
+                   jurisdiction=str(data.get("jurisdiction", "")), data=data,
+                   content_hash=content_hash(source.encode("utf-8")), source=source, origin=where)
 
 
 _PAST_VERSIONS: dict[tuple[str, str], Ruleset] = {}
@@ -98,8 +130,9 @@ def register_ruleset_version(source: str) -> Ruleset:
     ``rulesets`` table) loadable by :func:`load_ruleset` with its hash. Returns it.
 
     Versions are content-addressed, so registering is idempotent and never changes what an
-    ``(id, hash)`` pair means. Raises ``RuleError`` for text that is not a ruleset."""
-    r = parse_ruleset(source)
+    ``(id, hash)`` pair means. Raises ``RuleError`` for text that is not a ruleset, or that does
+    not match this release's model of its game."""
+    r = parse_ruleset(source, f"ruleset version {content_hash(source.encode('utf-8'))[:12]}")
     return _PAST_VERSIONS.setdefault((r.id, r.content_hash), r)
 
 
@@ -109,15 +142,17 @@ def _shipped(ruleset_id: str) -> Ruleset:
     if "/" in ruleset_id or not path.is_file():
         known = ", ".join(sorted(p.stem for p in RULESETS_DIR.glob("*.toml")))
         raise RuleError(f"unknown ruleset {ruleset_id!r} (known: {known})")
-    return parse_ruleset(path.read_bytes().decode("utf-8"))
+    return parse_ruleset(path.read_bytes().decode("utf-8"), f"{RULESETS_DIR.name}/{path.name}")
 
 
 def load_ruleset(ruleset_id: str, version: str | None = None) -> Ruleset:
     """Load ruleset ``ruleset_id`` (e.g. ``"french_roulette.galicia"``): the version shipped
     with this release, or, given ``version`` (a content hash), that version, which must be
-    the shipped one or one registered with :func:`register_ruleset_version`.
+    the shipped one or one registered with :func:`register_ruleset_version`. Its ``model`` is
+    the file validated against the model of its game.
 
-    Raises ``RuleError`` if no such ruleset, or no such version of it, is known.
+    Raises ``RuleError`` if no such ruleset, or no such version of it, is known, or if the
+    file does not match the model of its game (naming the file, the key path and the problem).
     """
     current = _shipped(ruleset_id)
     if version is None or version == current.content_hash:

@@ -40,8 +40,9 @@ from pitwatch.rules.base import (
     ViolationKind,
     limit_violations,
 )
-from pitwatch.rules.engine import register_game
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.models import BlackjackRuleset
+from pitwatch.rules.registry import register_game
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
 from pitwatch.schemas.money import ZERO
 
@@ -173,10 +174,10 @@ class BlackjackRound(GameRound):
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
-        data = ctx.ruleset.data
-        self.rules: dict[str, Any] = data.get("rules", {})
-        self.payouts: dict[str, Decimal] = {k: Decimal(str(v)) for k, v in data.get("payouts", {}).items()}
-        self.limits: dict[str, Any] = data.get("limits", {})
+        model = rules_of(ctx)
+        self.rules = model.rules
+        self.payouts = model.payouts
+        self.limits = model.limits
         self.hands: dict[str, Hand] = {}
         self.dealer: list[str] = []
         self.dealer_event_ids: list[str] = []
@@ -198,10 +199,10 @@ class BlackjackRound(GameRound):
         return Violation(kind, msg, self._cite(key), tuple(eids), bet_id, player_id, amount)
 
     def _stands_on(self) -> int:
-        return int(self.rules.get("dealer_stands_on", 17))
+        return self.rules.dealer_stands_on
 
     def _hits_soft(self) -> bool:
-        return bool(self.rules.get("dealer_hits_soft_17", False))
+        return self.rules.dealer_hits_soft_17
 
     def maximum(self) -> Decimal:
         """Per-hand maximum in euros: min(table max_bet, max_multiplier x table min_bet)
@@ -226,7 +227,7 @@ class BlackjackRound(GameRound):
         """Spot ``main`` on box 1..boxes; each bet >= table minimum; the box total <= maximum;
         at most ``max_bettors_per_box`` distinct players per box (000 L261-L271, L315-L319;
         004 L662-L688, L850-L867)."""
-        boxes = int(self.limits.get("boxes", 7))
+        boxes = self.limits.boxes
         if bet.spot != MAIN_SPOT or bet.box is None or not 1 <= bet.box <= boxes:
             return [self._v(ViolationKind.INVALID_BET,
                             f"bet {bet.bet_id}: spot {bet.spot!r} box {bet.box} is not a blackjack main bet "
@@ -244,7 +245,7 @@ class BlackjackRound(GameRound):
                     bet.player_id, total - self.maximum()))
         earlier = [b for b in self.box_bets(bet.box) if b.bet_id != bet.bet_id]
         players = {b.player_id for b in earlier} | {bet.player_id}
-        cap = int(self.limits.get("max_bettors_per_box", 3))
+        cap = self.limits.max_bettors_per_box
         if bet.player_id not in {b.player_id for b in earlier} and len(players) > cap:
             out.append(self._v(ViolationKind.PROCEDURE,
                                f"{len(players)} players bet on box {bet.box}; at most {cap} may",
@@ -271,7 +272,7 @@ class BlackjackRound(GameRound):
         if self.ctx.carry.get("burn_due") and not self.burn_reported:
             self.burn_reported = True
             out.append(self._v(ViolationKind.PROCEDURE,
-                               f"cards dealt from a new shoe before the first {self.rules.get('burn', 5)} "
+                               f"cards dealt from a new shoe before the first {self.rules.burn} "
                                "were burned", "shoe", (eid,)))
         if ev.hand == DEALER:
             self.dealer.append(ev.card)
@@ -347,7 +348,7 @@ class BlackjackRound(GameRound):
 
     def _double(self, hand: Hand) -> tuple[str, str] | None:
         bad: tuple[str, str] | None = None
-        allowed = [int(t) for t in self.rules.get("double_totals", [])]
+        allowed = self.rules.double_totals
         low = sum(blackjack_value(c) for c in hand.cards)
         has_ace = any(c[0] == "A" for c in hand.cards)
         if hand.doubled:
@@ -356,7 +357,7 @@ class BlackjackRound(GameRound):
             bad = (f"a double needs the first two cards, the hand has {len(hand.cards)}", "double")
         elif hand.split_aces:
             bad = ("a split ace takes one card only", "split")
-        elif hand.split and not self.rules.get("double_after_split", True):
+        elif hand.split and not self.rules.double_after_split:
             bad = ("no double after a split", "double")
         elif hand.total >= 21:
             bad = (f"no card may be asked on {hand.total}", "hit")
@@ -375,9 +376,9 @@ class BlackjackRound(GameRound):
             bad = ("the hand is doubled", "double")
         elif blackjack_value(a) != blackjack_value(b):
             bad = (f"{a} and {b} are not of the same value", "split")
-        elif hand.split_aces and not self.rules.get("resplit_aces", False):
+        elif hand.split_aces and not self.rules.resplit_aces:
             bad = ("split aces take one card only (no re-split)", "split")
-        elif hand.split and not self.rules.get("resplit", True):
+        elif hand.split and not self.rules.resplit:
             bad = ("no re-split", "split")
         n = len(self.box_hands(hand.box)) + 1
         new_id = f"{hand.box}-{n}"
@@ -394,7 +395,7 @@ class BlackjackRound(GameRound):
     def _surrender(self, hand: Hand) -> tuple[str, str] | None:
         bad: tuple[str, str] | None = None
         first = self._dealer_first()
-        if not self.rules.get("surrender", False):
+        if not self.rules.surrender:
             bad = ("surrender («retiro») does not exist in this jurisdiction", "surrender")
         elif first is None or first[0] == "A":
             bad = ("surrender is not allowed when the dealer's first card is an ace", "surrender")
@@ -425,7 +426,7 @@ class BlackjackRound(GameRound):
                 else "the dealer already drew"
         elif self.third_card_boxes:
             box_hand = self.hands.get(str(bet.box))
-            even_money = (bool(self.rules.get("even_money", False)) and box_hand is not None
+            even_money = (self.rules.even_money and box_hand is not None
                           and box_hand.natural and not any(b > (bet.box or 0) for b in self.third_card_boxes))
             if not even_money:
                 refusal = f"after box {self.third_card_boxes[0]} received a third card"
@@ -435,7 +436,7 @@ class BlackjackRound(GameRound):
                             f"insurance on bet {bet.bet_id}: {refusal}; not a wager, the chips are due back",
                             key, (eid, *self.dealer_event_ids[:1]), bet.bet_id, bet.player_id, ev.amount)]
         self.insurance[bet.bet_id] = (ev.amount, eid)
-        cap = bet.stake * self.payouts.get("insurance_max_fraction", Decimal("0.5"))
+        cap = bet.stake * self.payouts.insurance_max_fraction
         if ev.amount > cap:
             return [self._v(ViolationKind.BET_ABOVE_MAXIMUM,
                             f"insurance of {ev.amount} EUR on bet {bet.bet_id} exceeds half the stake "
@@ -458,20 +459,20 @@ class BlackjackRound(GameRound):
         p = self.payouts
         one, zero = Decimal(1), Decimal(0)
         if hand.surrendered:
-            return "surrender", "surrender", zero, p["surrender_returned"]
+            return "surrender", "surrender", zero, p.surrender_returned
         if hand.bust:
             return "lose", "lose", zero, zero
         dbj = self.dealer_blackjack()
         if hand.natural:
             if dbj:
                 return "push", "push", one, zero
-            return "blackjack", "blackjack", one, p["blackjack"]
+            return "blackjack", "blackjack", one, p.blackjack
         if dbj:
             return "lose", "blackjack", zero, zero
         d = self.dealer_total()
         key = "split_21" if hand.split and hand.total == 21 else "win"
         if d > 21 or hand.total > d:
-            return "win", key, one, p["win"]
+            return "win", key, one, p.win
         if hand.total == d:
             return "push", "push", one, zero
         return "lose", "lose", zero, zero
@@ -530,10 +531,10 @@ class BlackjackRound(GameRound):
             if insured is None:
                 continue
             win = self.dealer_blackjack()
-            returned = self._returned(amount, Decimal(1), self.payouts["insurance"]) if win else ZERO
+            returned = self._returned(amount, Decimal(1), self.payouts.insurance) if win else ZERO
             box_hand = self.hands.get(str(insured.box))
             key = "insurance"
-            if self.rules.get("even_money") and box_hand is not None and box_hand.natural \
+            if self.rules.even_money and box_hand is not None and box_hand.natural \
                     and amount * 2 == insured.stake:
                 key = "even_money"
             out.append(ExpectedSettlement(
@@ -600,7 +601,7 @@ class BlackjackRound(GameRound):
             if err is None and need_second and len(self.dealer) < 2:
                 err = (f"dealer stood on {first} alone although a blackjack or an insurance depended on his "
                        "second card")
-            if err is None and self.rules.get("no_draw_without_hands_in_play") and not live:
+            if err is None and self.rules.no_draw_without_hands_in_play and not live:
                 allowed = 2 if (pending_insurance and first is not None and first[0] == "A") else 1
                 if len(self.dealer) > allowed:
                     err = (f"dealer took {len(self.dealer) - 1} card(s) with no hand left in play "
@@ -608,7 +609,7 @@ class BlackjackRound(GameRound):
         if err is not None:
             out.append(self._v(ViolationKind.DEALER_MISDRAW, f"{err}: dealer {' '.join(self.dealer)}",
                                "dealer_draw", self.dealer_event_ids))
-        min_hands = int(self.limits.get("min_hands", 0))
+        min_hands = self.limits.min_hands
         if min_hands and len(bet_boxes) < min_hands:
             out.append(self._v(ViolationKind.PROCEDURE,
                                f"round played with {len(bet_boxes)} box(es) bet; at least {min_hands} hands are "
@@ -640,7 +641,7 @@ class BlackjackRound(GameRound):
         004 L863-L865); shoe of ``decks`` decks (000 L243; 004 L583); cut card leaving at least
         one deck (000 L325; 004 L882-L885); the first ``burn`` cards of a new shoe burned
         (000 L327; 004 L889-L891)."""
-        rules = ctx.ruleset.data.get("rules", {})
+        rules = rules_of(ctx).rules
         eid = str(event.event_id)
         cite = ctx.ruleset.cite
         t = event.type
@@ -652,19 +653,19 @@ class BlackjackRound(GameRound):
                                      f"table option max_multiplier={raw!r} is not a maximum the text allows",
                                      cite("maximum"), (eid,)))
         elif t == "shoe_loaded":
-            decks = int(rules.get("decks", 6))
+            decks = rules.decks
             if event.decks != decks:
                 out.append(Violation(ViolationKind.PROCEDURE, f"shoe of {event.decks} decks; the game uses {decks}",
                                      cite("shoe"), (eid,)))
         elif t == "shoe_cut":
-            need = int(rules.get("cut_card_min_behind", 52))
+            need = rules.cut_card_min_behind
             if event.cards_behind < need:
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"cut card leaves {event.cards_behind} cards behind it; at least {need}",
                                      cite("shoe"), (eid,)))
             ctx.carry["burn_due"] = True
         elif t == "cards_burned":
-            burn = int(rules.get("burn", 5))
+            burn = rules.burn
             if ctx.carry.get("burn_due") and event.count != burn:
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"{event.count} cards burned at the start of the shoe; the text says {burn}",
@@ -679,26 +680,21 @@ def table_maximum(ctx: TableContext) -> Decimal:
     return min(ctx.max_bet, _money(ctx.min_bet * _multiplier(ctx)))
 
 
+def rules_of(ctx: TableContext) -> BlackjackRuleset:
+    """The blackjack model of the table's ruleset; raises ``RuleError`` for another game's ruleset."""
+    return ctx.ruleset.model_as(BlackjackRuleset)
+
+
 def _multiplier_ok(ctx: TableContext, raw: Any) -> bool:
-    limits = ctx.ruleset.data.get("limits", {})
     try:
         m = int(str(raw))
     except (TypeError, ValueError):
         return False
-    allowed = [int(x) for x in limits.get("allowed_multipliers", [])]
-    rng = [int(x) for x in limits.get("multiplier_range", [])]
-    if allowed:
-        return m in allowed
-    if rng:
-        return rng[0] <= m <= rng[1]
-    return m > 0
+    return rules_of(ctx).limits.allows(m)
 
 
 def _multiplier(ctx: TableContext) -> int:
     raw = ctx.option("max_multiplier")
     if _multiplier_ok(ctx, raw):
         return int(str(raw))
-    limits = ctx.ruleset.data.get("limits", {})
-    ceiling = [int(x) for x in limits.get("allowed_multipliers", [])] + \
-        [int(x) for x in limits.get("multiplier_range", [])]
-    return max(ceiling) if ceiling else 200
+    return rules_of(ctx).limits.ceiling()

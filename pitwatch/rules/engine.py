@@ -3,7 +3,8 @@
 :class:`TableEngine` consumes one table's events in ``seq`` order and emits a
 :class:`~pitwatch.rules.base.RoundVerdict` at every ``round_ended`` (plus table-level
 violations). It is pure: same events in, same verdicts out; no clock, no I/O, no
-randomness. The game-specific law lives in the game modules registered in :data:`GAMES`.
+randomness. The game-specific law lives in the game modules registered in :data:`GAMES`
+(:mod:`pitwatch.rules.registry`, filled by importing :mod:`pitwatch.rules.games`).
 
 Common rules enforced here, for every game:
 
@@ -32,17 +33,8 @@ from pitwatch.rules.base import (
     load_ruleset,
 )
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.games import GAMES
 from pitwatch.schemas.money import ZERO
-
-GAMES: dict[str, type[GameRound]] = {}
-"""Game name (``Event.game`` value) -> round class. Filled by :func:`register_game`."""
-
-
-def register_game(cls: type[GameRound]) -> type[GameRound]:
-    """Class decorator registering a :class:`GameRound` subclass under ``cls.game``."""
-    GAMES[cls.game] = cls
-    return cls
-
 
 NO_MORE_BETS_CITATION = {
     "french_roulette": "no_more_bets",
@@ -109,7 +101,7 @@ class TableEngine:
     def _cite(self, key: str) -> str:
         if self.ctx is None:
             return ENGINE_CITATION
-        return str(self.ctx.ruleset.data.get("citations", {}).get(key, ENGINE_CITATION))
+        return self.ctx.ruleset.cite(key)
 
     def _unopened(self, event: Any) -> list[Any]:
         """An event of a table with no valid ``table_opened``: one procedure violation for the
@@ -385,8 +377,3 @@ def total_at_risk(checks: Iterable[BetCheck]) -> Decimal:
     """Sum of the stakes of ``checks`` (euros)."""
     return sum((c.expected.stake for c in checks), ZERO)
 
-
-# The game modules register themselves with ``register_game`` (defined above) when imported.
-# Importing them here, at the end, means any use of this module (a new TableEngine, or one
-# rebuilt from a snapshot in a fresh process) finds every game registered.
-from pitwatch.rules import baccarat, blackjack, roulette  # noqa: E402,F401

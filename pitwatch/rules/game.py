@@ -46,12 +46,16 @@ class TableContext:
     dealer_id: str | None = None
     carry: dict[str, Any] = field(default_factory=dict)
 
-    def option(self, name: str, default: str | None = None) -> str | None:
-        """A table option, else the ruleset's ``[options]`` default, else ``default``."""
+    def option(self, name: str, default: str | None = None) -> str:
+        """Table option ``name``: the value ``table_opened`` set, else the ruleset's ``[options]``
+        default (every option a game reads is declared, and required, in its ruleset model).
+
+        Raises ``KeyError`` if ``name`` is not an option of the ruleset's game: a misspelt name
+        is an error, never a silent default. ``default`` is accepted for backward compatibility
+        and never used."""
         if name in self.options:
             return self.options[name]
-        value = self.ruleset.data.get("options", {}).get(name, default)
-        return None if value is None else str(value)
+        return self.ruleset.model.options.default(name)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of the context (money as strings; ``carry`` must already hold only
@@ -123,7 +127,7 @@ class GameRound:
 
     def void(self, reason: str) -> list[ExpectedSettlement]:
         """A void round («tirada nula»): every stake placed in it is returned unchanged."""
-        cite = self.ctx.ruleset.data.get("citations", {}).get("void_round", "")
+        cite = self.ctx.ruleset.cite("void_round")
         return [
             ExpectedSettlement(b.bet_id, b.player_id, b.spot, b.stake, "void", b.stake, ZERO, cite,
                                f"round voided: {reason}")

@@ -50,8 +50,10 @@ from pitwatch.rules.base import (
     ViolationKind,
     limit_violations,
 )
-from pitwatch.rules.engine import register_game
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.models import RouletteRuleset
+from pitwatch.rules.models.roulette import KIND_NAMES
+from pitwatch.rules.registry import register_game
 from pitwatch.schemas.money import ZERO
 
 # --------------------------------------------------------------------------- layout
@@ -83,8 +85,7 @@ SIMPLE_CHANCES: dict[str, frozenset[int]] = {
 }
 """The simple chances («suertes sencillas»): code -> winning numbers (0 is never in them)."""
 
-KINDS = ("straight", "split", "street", "corner", "sixline", "column", "dozen", "columns",
-         "dozens", "simple")
+KINDS = KIND_NAMES
 """Bet kinds; each has a payout, a maximum row and citations in the ruleset."""
 
 
@@ -191,6 +192,11 @@ def parse_spot(code: str) -> Spot:
 # --------------------------------------------------------------------------- ruleset helpers
 
 
+def rules_of(ctx: TableContext) -> RouletteRuleset:
+    """The roulette model of the table's ruleset; raises ``RuleError`` for another game's ruleset."""
+    return ctx.ruleset.model_as(RouletteRuleset)
+
+
 def _opt_int(ctx: TableContext, name: str) -> int:
     raw = ctx.option(name)
     try:
@@ -211,12 +217,12 @@ def tier(ctx: TableContext) -> int:
 def simple_min_multiple(ctx: TableContext) -> Decimal:
     """Option ``simple_chance_min_multiple`` as a Decimal in [1, 5]; raises ``RuleError``
     otherwise. Source: 000 L159; 004 L340-L344."""
-    raw = ctx.option("simple_chance_min_multiple", "1")
+    raw = ctx.option("simple_chance_min_multiple")
     try:
         m = Decimal(str(raw))
     except ArithmeticError:
         raise RuleError(f"simple_chance_min_multiple={raw!r} is not a number") from None
-    top = Decimal(str(ctx.ruleset.data["limits"]["simple_chance_min_multiple_max"]))
+    top = rules_of(ctx).limits.simple_chance_min_multiple_max
     if not (Decimal(1) <= m <= top):
         raise RuleError(f"simple_chance_min_multiple must be between 1 and {top}, not {m}")
     return m
@@ -237,10 +243,10 @@ def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
     if kind == "simple":
         minimum = rs.round(ctx.min_bet * simple_min_multiple(ctx))
         cite = f"{rs.cite('limit_simple_minimum')}; {cite}"
-    rule = ctx.option("max_rule", "tiers")
+    rule = ctx.option("max_rule")
     if rule == "tiers":
-        maximum = ctx.min_bet * Decimal(str(rs.data["limits"]["max_multiples"][kind][tier(ctx) - 1]))
-    elif rule == "authorisation" and "limit_authorisation" in rs.data["citations"]:
+        maximum = ctx.min_bet * rules_of(ctx).limits.max_multiples.of(kind)[tier(ctx) - 1]
+    elif rule == "authorisation" and "limit_authorisation" in rs.model.citations:
         maximum = ctx.max_bet
         cite = rs.cite("limit_authorisation")
         if kind == "simple":
@@ -251,7 +257,7 @@ def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
 
 
 def _fraction(ctx: TableContext, k: int) -> Decimal:
-    return Decimal(str(ctx.ruleset.data["zero"]["refund_fraction"])) ** k
+    return rules_of(ctx).zero.refund_fraction ** k
 
 
 def refund_amount(ctx: TableContext, initial: Decimal, k: int) -> Decimal:
@@ -271,10 +277,10 @@ def half_back_allowed(ctx: TableContext, initial: Decimal, k: int) -> bool:
     compared amount (ruleset ``zero.floor_basis``: the refund ``initial/2^k`` in Galicia, the
     kept amount ``initial/2^(k-1)`` in Andalucía) is below the table minimum, from zero
     ``zero.floor_from_zero`` on. Source: 000 L127; 004 L316-L319."""
-    z = ctx.ruleset.data["zero"]
-    if k < int(z["floor_from_zero"]):
+    z = rules_of(ctx).zero
+    if k < z.floor_from_zero:
         return True
-    amount = refund_amount(ctx, initial, k) if z["floor_basis"] == "refund" else held_amount(ctx, initial, k)
+    amount = refund_amount(ctx, initial, k) if z.floor_basis == "refund" else held_amount(ctx, initial, k)
     return amount >= ctx.min_bet
 
 
@@ -332,7 +338,7 @@ class RouletteRound(GameRound):
         if self.last_of_session:
             return "forced"
         rec = self.decisions.get(bet_id)
-        choice = rec[0] if rec else self.ctx.option("zero_default", "en_prison")
+        choice = rec[0] if rec else self.ctx.option("zero_default")
         if choice == "half_back" and not half_back_allowed(self.ctx, initial, k):
             return "en_prison"
         return "half_back" if choice == "half_back" else "en_prison"
@@ -464,7 +470,7 @@ class RouletteRound(GameRound):
                                          "fresh bet")
         cite = self._cite(spot.payout_key)
         if n in spot.numbers:
-            ratio = Decimal(str(rs.data["payouts"][spot.kind]))
+            ratio = rules_of(self.ctx).payouts.ratio(spot.kind)
             returned = rs.round(bet.stake + bet.stake * ratio)
             return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "win", returned, ZERO,
                                       cite, f"{n} wins {bet.spot}: stake kept + {ratio} x stake")
@@ -571,13 +577,13 @@ class RouletteRound(GameRound):
             if ctx.option("zero_default") not in ("en_prison", "half_back"):
                 out.append(Violation(ViolationKind.PROCEDURE, f"zero_default={ctx.option('zero_default')!r} "
                                      "must be en_prison or half_back", rs.cite("zero_choice"), (eid,)))
-            rule = ctx.option("max_rule", "tiers")
-            if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.data["citations"]):
+            rule = ctx.option("max_rule")
+            if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
                 out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
                                      rs.cite("limit_multiple"), (eid,)))
         elif t == "limits_changed":
             changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
-            if changed and not rs.data["limits"].get("change_during_session", True):
+            if changed and not rules_of(ctx).limits.change_during_session:
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
                                      f"to {event.min_bet}-{event.max_bet} EUR", rs.cite("limits_change"), (eid,)))

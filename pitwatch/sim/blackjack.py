@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
+from pitwatch.rules.models import BlackjackRuleset
 from pitwatch.schemas.cards import RANKS, SUITS, blackjack_value
 from pitwatch.sim.payouts import BlackjackHand, Payment, blackjack_payment, insurance_payment
 from pitwatch.sim.payouts import blackjack_points as hand_total
@@ -66,22 +67,22 @@ def prepare(table, emit) -> None:
     st = table.state
     if st.get("shoe") is not None and not st.get("cut_out"):
         return
-    rules = table.ctx.ruleset.data.get("rules", {})
-    decks = int(rules.get("decks", 6))
+    rules = table.ctx.ruleset.model_as(BlackjackRuleset).rules
+    decks = rules.decks
     cards = [r + s for _ in range(decks) for s in SUITS for r in RANKS]
     table.rng.shuffle(cards)
     st["shoe_n"] = st.get("shoe_n", 0) + 1
     shoe_id = f"{table.table_id}-S{st['shoe_n']:03d}"
     emit.table_event("shoe_loaded", dt=60, shoe_id=shoe_id, decks=decks)
     emit.table_event("shoe_shuffled", dt=120, shoe_id=shoe_id)
-    behind = table.rng.randint(int(rules.get("cut_card_min_behind", 52)), 104)
+    behind = table.rng.randint(rules.cut_card_min_behind, 104)
     if table.players:
         cutter = table.rng.choice(table.players).player_id
         emit.table_event("shoe_cut", actor=("player", cutter), dt=15, shoe_id=shoe_id, cut_by=cutter,
                          cards_behind=behind)
     else:
         emit.table_event("shoe_cut", dt=15, shoe_id=shoe_id, cards_behind=behind)
-    burn = int(rules.get("burn", 5))
+    burn = rules.burn
     emit.table_event("cards_burned", dt=8, count=burn)
     st.update(shoe=cards, pos=burn, cut_at=len(cards) - behind, cut_out=False)
 
@@ -188,15 +189,16 @@ def play_round(table, round_id: str, emit, faults) -> list[Payment]:
     a late bet, which is no wager)."""
     rng = table.rng
     ctx = table.ctx
-    rules = ctx.ruleset.data.get("rules", {})
-    limits = ctx.ruleset.data.get("limits", {})
+    model = ctx.ruleset.model_as(BlackjackRuleset)  # the jurisdiction's options, not its payouts
+    rules = model.rules
+    limits = model.limits
     maximum = table_maximum(table)
     lo = table.min_bet
-    allowed_doubles = [int(x) for x in rules.get("double_totals", [])]
-    surrender_ok = bool(rules.get("surrender", False))
-    even_money = bool(rules.get("even_money", False))
-    cap = int(limits.get("max_bettors_per_box", 3))
-    nboxes = int(limits.get("boxes", 7))
+    allowed_doubles = list(rules.double_totals)
+    surrender_ok = rules.surrender
+    even_money = rules.even_money
+    cap = limits.max_bettors_per_box
+    nboxes = limits.boxes
 
     # ---------------------------------------------------------------- bets
     boxes: dict[int, list[dict]] = {}          # box -> bets [{bet_id, player, stake}]
@@ -289,7 +291,7 @@ def play_round(table, round_id: str, emit, faults) -> list[Payment]:
     # ---------------------------------------------------------------- insurance / surrender
     insured: dict[str, Decimal] = {}           # bet_id -> insurance (euros), in decision order
     if dealer[0][0] == "A":
-        if illegal and not rules.get("surrender", False):
+        if illegal and not rules.surrender:
             # Andalucía: an insurance above half the stake (004 L758-L760)
             b = rng.choice(order)
             bet = boxes[b][0]

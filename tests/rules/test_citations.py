@@ -420,6 +420,10 @@ def _code_citations() -> list[tuple[str, Ref]]:
         if path.suffix != ".py":
             continue
         rel = str(path.relative_to(ROOT))
+        if rel.startswith("pitwatch/rules/models/"):
+            # Not yet: the typed ruleset models cite a rule per field description, which needs
+            # keywords per field, not per class (their ranges and quotations are still checked).
+            continue
         tree = ast.parse(text)
         symbols = _symbols(tree)
         first = tree.body[0] if tree.body else None

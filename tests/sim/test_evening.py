@@ -8,15 +8,13 @@ the engine's ratios only).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from decimal import Decimal
 
-import pitwatch.rules.baccarat as baccarat_rules
 import pytest
 from pitwatch.detectors.auditor import TableAuditor
-from pitwatch.rules.base import list_rulesets, load_ruleset
+from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
 from pitwatch.sim.base import default_floor, simulate
 
@@ -60,11 +58,23 @@ def test_clean_evening_raises_no_alert(ruleset_id):
         assert outcomes["push"] > 0
 
 
+def engine_ruleset_changed(monkeypatch, ruleset_id: str, old: str, new: str) -> None:
+    """Make the engine judge ``ruleset_id`` with its file's text where ``old`` reads ``new``
+    (as a release shipping that file would); the simulator's payout table is untouched."""
+    from pitwatch.rules import base
+
+    source = base.load_ruleset(ruleset_id).source
+    assert source.count(old) == 1
+    changed = base.parse_ruleset(source.replace(old, new))
+    shipped = base._shipped
+    monkeypatch.setattr(base, "_shipped", lambda rid: changed if rid == ruleset_id else shipped(rid))
+
+
 def test_engine_paying_a_straight_up_36_to_1_is_caught(monkeypatch):
     """Engine changed to pay a straight-up 36 to 1 (the seed says 35: 000 L133): every winning
     straight-up of a clean evening is one payout_discrepancy, the dealer (the simulator) having
     returned one stake less than the engine expects; nothing else is flagged."""
-    monkeypatch.setitem(load_ruleset("french_roulette.galicia").data["payouts"], "straight", Decimal(36))
+    engine_ruleset_changed(monkeypatch, "french_roulette.galicia", "\nstraight = 35 ", "\nstraight = 36 ")
     alerts, verdicts, _ = audit("french_roulette.galicia", 2.0)
     won = [c.expected for v in verdicts for c in v.checks
            if c.expected.spot.startswith("straight:") and c.expected.outcome == "win"]
@@ -76,7 +86,7 @@ def test_engine_paying_a_straight_up_36_to_1_is_caught(monkeypatch):
 def test_engine_paying_blackjack_six_to_five_is_caught(monkeypatch):
     """Engine changed to pay a blackjack 6 to 5 (the seed says 3 to 2: 000 L293): every paid
     blackjack is one payout_discrepancy of 0.3 x the stake (the simulator paid 1.5 x)."""
-    monkeypatch.setitem(load_ruleset("blackjack.galicia").data["payouts"], "blackjack", Decimal("1.2"))
+    engine_ruleset_changed(monkeypatch, "blackjack.galicia", "\nblackjack = 1.5 ", "\nblackjack = 1.2 ")
     alerts, verdicts, _ = audit("blackjack.galicia", 2.0)
     naturals = [c.expected for v in verdicts for c in v.checks if c.expected.outcome == "blackjack"]
     assert naturals
@@ -88,9 +98,7 @@ def test_engine_taking_a_4_percent_banca_deduction_is_caught(monkeypatch):
     """Engine changed to deduct 4% from winning banca bets (the seed says 5: 000 L467): every
     winning banca bet is one payout_discrepancy, the simulator having deducted 1% of the stake
     more than the engine expects (stakes are whole 20.00 EUR chips: no rounding)."""
-    rules_of = baccarat_rules.rules_of
-    monkeypatch.setattr(baccarat_rules, "rules_of",
-                        lambda rs: dataclasses.replace(rules_of(rs), deduction_rate=Decimal("0.04")))
+    engine_ruleset_changed(monkeypatch, "punto_banca.galicia", "\nrate = 0.05", "\nrate = 0.04")
     alerts, verdicts, _ = audit("punto_banca.galicia", 1.0)
     banca_wins = [c.expected for v in verdicts for c in v.checks
                   if c.expected.spot == "banca" and c.expected.outcome == "win"]
