@@ -35,11 +35,7 @@ from pitwatch.detectors.alerts import settlement_rows
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
 from pitwatch.schemas.events import InvalidEvent, parse_event
-
-TOPIC_EVENTS = "pitwatch.table-events"
-TOPIC_SETTLEMENTS = "pitwatch.settlements"
-TOPIC_ALERTS = "pitwatch.alerts"
-TOPIC_REJECTED = "pitwatch.rejected"
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 
 @dataclass(slots=True)

@@ -20,11 +20,12 @@ import pytest
 from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
-from pitwatch.streams.app import read_status, stop_worker
-from pitwatch.streams.app import start_worker as spawn_worker
 from pitwatch.streams.broker import LocalBroker
-from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 from pitwatch.streams.producer import produce_events, produce_jsonl
+from pitwatch.streams.status import read_status
+from pitwatch.streams.supervisor import start_worker as spawn_worker
+from pitwatch.streams.supervisor import stop_worker
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 from tests.fixtures.processes import track
 
