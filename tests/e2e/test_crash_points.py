@@ -62,7 +62,8 @@ def evening(tmp_path_factory) -> list[bytes]:
 def run_until_committed(bootstrap: str, warehouse: str, workdir: Path, name: str) -> None:
     """Run a worker (no crash hook) until every input offset is committed, then stop it."""
     status = workdir / f"{name}-status.json"
-    proc = track(start_worker(bootstrap, warehouse, status, workdir / f"{name}.log", args=WORKER_ARGS))
+    proc = track(start_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
+                              args=[*WORKER_ARGS, "--datadir", str(workdir / "faust")]))
     try:
         deadline = time.monotonic() + WAIT_S
         while not committed_to_the_end(bootstrap, TOPIC_EVENTS, APP_ID):
@@ -99,7 +100,8 @@ def run_pipeline(evening: list[bytes], warehouse: str, workdir: Path, crash_at: 
         if crash_at is not None:
             status = workdir / "crashing-status.json"
             proc = track(start_worker(broker.bootstrap, warehouse, status, workdir / "crashing.log",
-                                      args=WORKER_ARGS, env={ENV_VAR: crash_at}))
+                                      args=[*WORKER_ARGS, "--datadir", str(workdir / "faust")],
+                                      env={ENV_VAR: crash_at}))
             try:
                 code = proc.wait(WAIT_S)
             finally:

@@ -82,7 +82,8 @@ def server_db(clickhouse_server):
 def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:
     status = workdir / f"{name}-status.json"
     status.unlink(missing_ok=True)
-    proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log"))
+    proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
+                              args=["--datadir", str(workdir / "faust")]))
     return proc, status
 
 
@@ -180,7 +181,8 @@ def test_crash_mid_stream_then_restart_loses_and_doubles_nothing(events_file, or
     produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
     status = tmp_path / "worker-status.json"
     proc = track(spawn_worker(broker.bootstrap, server_db, status, tmp_path / "worker.log",
-                              args=["--batch-max", "500"], env={ENV_VAR: "after_warehouse:2"}))
+                              args=["--batch-max", "500", "--datadir", str(tmp_path / "faust")],
+                              env={ENV_VAR: "after_warehouse:2"}))
     assert proc.wait(WAIT_S) == EXIT_CRASH, (tmp_path / "worker.log").read_text()[-3000:]
     assert read_status(status)["batches"] == 1
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path, "worker-restarted")
