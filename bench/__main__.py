@@ -28,7 +28,8 @@ import time
 import uuid
 from pathlib import Path
 
-from pitwatch.streams.app import read_status, start_worker, stop_worker
+from pitwatch.streams.status import read_status
+from pitwatch.streams.supervisor import start_worker, stop_worker
 
 
 def _rss_mb(who=resource.RUSAGE_SELF) -> float:
@@ -82,8 +83,8 @@ def bench_baseline_consume(bootstrap: str, topic: str, n: int) -> float:
 
 def bench_pipeline(path: Path, work: Path) -> dict:
     from pitwatch.streams.broker import LocalBroker
-    from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
     from pitwatch.streams.producer import produce_jsonl
+    from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
     with LocalBroker(log_dir=work) as broker:
         broker.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=12)
@@ -114,7 +115,7 @@ def bench_pipeline(path: Path, work: Path) -> dict:
 def bench_latency(path: Path, work: Path, rate: float, seconds: float) -> dict:
     from confluent_kafka import Consumer, Producer
     from pitwatch.streams.broker import LocalBroker
-    from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+    from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
     lines = path.read_bytes().splitlines()[: int(rate * seconds)]
     with LocalBroker(log_dir=work) as broker:

@@ -10,6 +10,9 @@ from typing import NoReturn, Optional
 import typer
 from rich.console import Console
 
+from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
+from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
+
 app = typer.Typer(
     help="pitwatch: audit and surveillance of casino table games under Spanish regional law.\n\n"
          "Table events flow through Kafka into Faust processors that re-derive every payout from "
@@ -125,7 +128,7 @@ def _settings(**overrides):
 def produce(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL events file."),
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
-    topic: str = typer.Option("pitwatch.table-events", help="Topic to produce to."),
+    topic: str = typer.Option(TOPIC_EVENTS, help="Topic to produce to."),
 ):
     """Produce a JSONL events file into Kafka, keyed by table_id."""
     from pitwatch.streams.producer import produce_jsonl
@@ -140,27 +143,74 @@ def produce(
     console.print(f"produced {n} messages to {topic}")
 
 
+def _load_object(spec: str, option: str):
+    """``"package.module:attr"`` -> the object; a usage error if it cannot be imported."""
+    import importlib
+
+    module, _, attr = spec.partition(":")
+    try:
+        obj = importlib.import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as exc:
+        _fail(f"{option} {spec!r}: {exc}")
+    return obj
+
+
 @app.command()
 def worker(
-    bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
-    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
-                                            help="chdb:///path (embedded) or clickhouse://host:9000/db."),
-    security_protocol: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SECURITY_PROTOCOL",
-                                                    help="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."),
-    sasl_mechanism: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_MECHANISM", help="e.g. PLAIN, SCRAM-SHA-512."),
-    sasl_username: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_USERNAME"),
-    sasl_password: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SASL_PASSWORD"),
-    ssl_cafile: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_SSL_CA_LOCATION", help="CA bundle (PEM) for TLS."),
-    status_file: Optional[Path] = typer.Option(None, help="Write progress counters here after every batch."),
+    bootstrap: Optional[str] = typer.Option(None, help="Kafka bootstrap servers (env PITWATCH_KAFKA_BOOTSTRAP)."),
+    warehouse: Optional[str] = typer.Option(None, help="chdb:///path (embedded), clickhouse://host:9000/db, or "
+                                            "'none' (rows dropped) (env PITWATCH_WAREHOUSE)."),
+    security_protocol: Optional[str] = typer.Option(None, help="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL "
+                                                    "(env PITWATCH_KAFKA_SECURITY_PROTOCOL)."),
+    sasl_mechanism: Optional[str] = typer.Option(None, help="e.g. PLAIN, SCRAM-SHA-512 (env PITWATCH_KAFKA_SASL_MECHANISM)."),
+    sasl_username: Optional[str] = typer.Option(None, help="(env PITWATCH_KAFKA_SASL_USERNAME)"),
+    sasl_password: Optional[str] = typer.Option(None, help="(env PITWATCH_KAFKA_SASL_PASSWORD)"),
+    ssl_cafile: Optional[str] = typer.Option(None, help="CA bundle (PEM) for TLS (env PITWATCH_KAFKA_SSL_CA_LOCATION)."),
+    status_file: Optional[Path] = typer.Option(None, help="Write progress counters here after every batch "
+                                               "(env PITWATCH_STATUS_PATH)."),
+    partitions: int = typer.Option(DEFAULT_PARTITIONS, min=1, help="Partitions of the topics the worker creates; an existing "
+                                   "pitwatch.table-events keeps its own count."),
+    datadir: Optional[Path] = typer.Option(None, help="Faust data directory (default ./pitwatch-data/faust)."),
+    batch_max: int = typer.Option(BATCH_MAX, min=1, help="Cut a batch at this many events..."),
+    batch_within: float = typer.Option(BATCH_WITHIN, min=0.01, help="...or this many seconds after its first event."),
+    output: str = typer.Option("confluent", help="Output producer: confluent or faust."),
+    loglevel: str = typer.Option("warning", help="Faust log level."),
+    event_loop: str = typer.Option("auto", "--loop", envvar="PITWATCH_EVENT_LOOP", help="auto, uvloop or asyncio."),
+    processor: Optional[str] = typer.Option(None, help="module:factory of the batch processor (tests; default: the "
+                                            "rules pipeline)."),
+    warehouse_opener: Optional[str] = typer.Option(None, help="module:function opening the warehouse (tests; "
+                                                   "default: pitwatch.warehouse.open_warehouse)."),
 ):
-    """Run a stream-processing worker (Faust): ingest, rounds, warehouse sink."""
-    from pitwatch.streams.app import run_worker
+    """Run a stream-processing worker (Faust): ingest, rounds, warehouse sink.
 
+    Settings not given as options come from the environment (pitwatch/streams/config.py).
+    Exit code 70: a batch could not be processed or stored and was not committed."""
+    from pitwatch.streams import crashpoints
+    from pitwatch.streams.supervisor import run_worker
+
+    if output not in ("confluent", "faust"):
+        _fail("--output must be confluent or faust")
+    if event_loop not in ("auto", "uvloop", "asyncio"):
+        _fail("--loop must be auto, uvloop or asyncio")
     settings = _settings(bootstrap=bootstrap, warehouse_url=warehouse, security_protocol=security_protocol,
                          sasl_mechanism=sasl_mechanism, sasl_username=sasl_username,
                          sasl_password=sasl_password, ssl_ca_location=ssl_cafile,
                          status_path=str(status_file) if status_file else None)
-    raise typer.Exit(run_worker(settings) or 0)
+    try:
+        crash_point = crashpoints.from_env()  # a test hook: unset in production
+    except ValueError as exc:
+        _fail(str(exc))
+    kwargs: dict = {"output": output, "partitions": partitions, "batch_max": batch_max,
+                    "batch_within": batch_within, "crash_point": crash_point}
+    if processor:
+        kwargs["processor_factory"] = _load_object(processor, "--processor")
+    if warehouse_opener:
+        kwargs["warehouse_opener"] = _load_object(warehouse_opener, "--warehouse-opener")
+    if datadir:
+        kwargs["datadir"] = datadir
+    raise typer.Exit(run_worker(settings, loglevel=loglevel, event_loop=event_loop, **kwargs) or 0)
 
 
 @app.command()

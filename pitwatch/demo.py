@@ -20,8 +20,9 @@ from rich.table import Table
 
 from pitwatch.sim import labels_path_for, write_simulation
 from pitwatch.sim.base import DEFAULT_FAULT_RATES, score
-from pitwatch.streams.app import read_status, start_worker, stop_worker
-from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+from pitwatch.streams.status import read_status
+from pitwatch.streams.supervisor import start_worker, stop_worker
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 PARTITIONS = 12
 WAIT_TIMEOUT_S = 600

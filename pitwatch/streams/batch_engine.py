@@ -12,8 +12,9 @@ engine in a thread (unit tests, small tools).
 Contract of one batch (:meth:`EngineHost.run`): the raw messages and the stored state of each
 table keyed in the batch go in; the engine processes them
 (:class:`pitwatch.streams.processor.BatchProcessor`), inserts the warehouse rows through the
-idempotent sink (``insert_new``, retried), and only then returns the output messages and the
-new table states. So when the worker stores the states, the rows are already durable.
+idempotent sink (``insert_new``, retried with tenacity), and only then returns the output
+messages, the new table states and the batch's counters. So when the worker stores the states,
+the rows are already durable.
 
 The child process owns the warehouse connection (chDB: the data directory). It dies with the
 worker (``PR_SET_PDEATHSIG``), so a SIGKILLed worker never leaves a child holding it.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import ctypes
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -32,7 +34,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tenacity import RetryError, Retrying, stop_after_attempt, wait_exponential
+
 log = logging.getLogger("pitwatch.streams")
+
+#: Longest wait between two attempts of a warehouse insert (seconds).
+RETRY_MAX_WAIT_S = 8.0
 
 ProcessorFactory = Callable[[Callable[[str], "bytes | None"]], Any]
 WarehouseOpener = Callable[[str], Any]
@@ -118,7 +125,9 @@ class EngineResult:
     ``messages``: the :class:`~pitwatch.streams.processor.OutMessage` to produce (as
     :class:`OutColumns`); ``states``:
     new state bytes per table id; ``warehouse_rows``: rows handed to the sink; ``process_s``
-    and ``warehouse_s``: seconds spent in the processor and in the inserts.
+    and ``warehouse_s``: seconds spent in the processor and in the inserts; ``counters``: the
+    processor's counters of the batch (:func:`batch_counters`, e.g. ``{"consumed": 2000,
+    "skipped": 3}``).
     """
 
     messages: OutColumns
@@ -126,6 +135,25 @@ class EngineResult:
     warehouse_rows: int
     process_s: float
     warehouse_s: float
+    counters: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+def batch_counters(result: Any) -> dict[str, int]:
+    """Every integer field of a processor's result (a dataclass such as
+    :class:`pitwatch.streams.processor.BatchResult`: ``consumed``, ``skipped``, any counter
+    added later) as ``{name: count}``; ``{}`` for a result that is not a dataclass.
+
+    The worker sums these into its status document, so a new counter of the batch result
+    shows up there with no further plumbing.
+    """
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
+        return {}
+    out: dict[str, int] = {}
+    for f in dataclasses.fields(result):
+        value = getattr(result, f.name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[f.name] = value
+    return out
 
 
 class BatchEngine:
@@ -133,7 +161,8 @@ class BatchEngine:
 
     ``processor_factory(load_state)`` builds the processor; ``warehouse_opener(url)`` opens
     the warehouse (``None`` or URL ``none``: :class:`NullWarehouse`). Inserts are retried
-    ``retries`` times (idempotent per deterministic id) before :class:`FatalPipelineError`.
+    ``retries`` times (idempotent per deterministic id; waits 0.5 s, 1 s, 2 s, ... capped at
+    :data:`RETRY_MAX_WAIT_S`) before :class:`FatalPipelineError`.
     """
 
     def __init__(self, processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
@@ -170,29 +199,40 @@ class BatchEngine:
         return wh
 
     def _with_retries(self, what: str, fn: Callable[[], Any]) -> Any:
-        delay = 0.5
-        for attempt in range(self.retries + 1):
-            try:
-                if self._warehouse is None:
-                    self._warehouse = self._open()
-                return fn()
-            except Exception as exc:
-                if attempt == self.retries:
-                    raise FatalPipelineError(f"{what} failed: {exc!r}") from exc
-                log.warning("%s failed (attempt %d): %r; retrying", what, attempt + 1, exc)
-                time.sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")  # pragma: no cover
+        """``fn()`` (warehouse opened first if needed), retried on any exception; raises
+        :class:`FatalPipelineError` with the last exception once the retries are spent."""
+
+        def attempt() -> Any:
+            if self._warehouse is None:
+                self._warehouse = self._open()
+            return fn()
+
+        def warn(state: Any) -> None:
+            log.warning("%s failed (attempt %d): %r; retrying", what, state.attempt_number,
+                        state.outcome.exception())
+
+        retrying = Retrying(stop=stop_after_attempt(self.retries + 1),
+                            wait=wait_exponential(multiplier=0.5, min=0.5, max=RETRY_MAX_WAIT_S),
+                            before_sleep=warn)
+        try:
+            return retrying(attempt)
+        except RetryError as exc:
+            last = exc.last_attempt.exception()
+            raise FatalPipelineError(f"{what} failed: {last!r}") from last
 
     def start(self) -> None:
         """Open the warehouse and ensure its schema. Raises :class:`FatalPipelineError`."""
         self._with_retries("warehouse start", lambda: None)
 
-    def run(self, batch: "list[Any] | Columns", given_states: dict[bytes, bytes | None]) -> EngineResult:
+    def run(self, batch: "list[Any] | Columns", given_states: dict[bytes, bytes | None],
+            store: bool = True) -> EngineResult:
         """Process ``batch`` (InMessages, or :class:`Columns` of them) against
         ``given_states`` (stored state per table key, ``None`` for none), insert the rows,
         return the outputs. Raises :class:`FatalPipelineError` (nothing of the batch must
-        then be committed)."""
+        then be committed).
+
+        ``store=False`` processes only (no insert, ``warehouse_rows`` 0): the test hook's
+        ``after_process`` crash point (:mod:`pitwatch.streams.crashpoints`)."""
         if isinstance(batch, Columns):
             batch = batch.messages()
         self._given = given_states
@@ -213,10 +253,10 @@ class BatchEngine:
                     n += len(rows)
             return n
 
-        n = self._with_retries("warehouse insert", insert)
+        n = self._with_retries("warehouse insert", insert) if store else 0
         self._cache.update(result.states)
         return EngineResult(OutColumns.of(result.messages), result.states, n, t1 - t0,
-                            time.perf_counter() - t1)
+                            time.perf_counter() - t1, batch_counters(result))
 
     def close(self) -> None:
         """Close the warehouse."""
@@ -345,9 +385,10 @@ class EngineHost:
         """Start the engine and open the warehouse (schema ensured)."""
         await self._call("start")
 
-    async def run(self, batch: list[Any], given_states: dict[bytes, bytes | None]) -> EngineResult:
+    async def run(self, batch: list[Any], given_states: dict[bytes, bytes | None],
+                  store: bool = True) -> EngineResult:
         """:meth:`BatchEngine.run` in the engine's process or thread."""
-        return await self._call("run", Columns(batch) if self.isolate else batch, given_states)
+        return await self._call("run", Columns(batch) if self.isolate else batch, given_states, store)
 
     def close(self, timeout: float = 30.0) -> None:
         """Close the warehouse and stop the child process or thread (blocking)."""

@@ -10,6 +10,9 @@ Environment variables (CLI flags override them; unset means "use the default")::
     PITWATCH_KAFKA_SSL_CA_LOCATION    path of a PEM CA bundle for TLS
     PITWATCH_WAREHOUSE                warehouse URL (default chdb://./pitwatch-data/warehouse)
     PITWATCH_STATUS_PATH              optional JSON status file the worker rewrites after every batch
+    PITWATCH_KAFKA_EXTRA              optional JSON object of further librdkafka properties
+
+Empty variables count as unset. Loaded by pydantic-settings (:class:`KafkaSettings`).
 
 The same settings object feeds both Kafka clients pitwatch uses: confluent-kafka
 (:meth:`KafkaSettings.confluent_config`) and Faust/aiokafka (:meth:`KafkaSettings.faust_broker_url`,
@@ -18,13 +21,12 @@ The same settings object feeds both Kafka clients pitwatch uses: confluent-kafka
 
 from __future__ import annotations
 
-import os
 import ssl
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pitwatch.warehouse import DEFAULT_URL
+from pydantic import Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
 DEFAULT_WAREHOUSE = DEFAULT_URL
@@ -34,59 +36,55 @@ _SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 _SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
-@dataclass(frozen=True)
-class KafkaSettings:
-    """Kafka connection settings plus where the worker writes its results.
+class KafkaSettings(BaseSettings):
+    """Kafka connection settings plus where the worker writes its results (pydantic-settings).
 
-    ``bootstrap`` is a comma-separated "host:port" list. ``security_protocol`` is one of
+    Read from the environment (module docstring) when constructed; keyword arguments win over
+    it. ``bootstrap`` is a comma-separated "host:port" list. ``security_protocol`` is one of
     PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; the SASL fields are required for the SASL_*
     protocols. ``extra`` holds further librdkafka properties for confluent-kafka clients
-    only (e.g. ``{"linger.ms": "20"}``). ``status_path`` is an optional JSON file the worker
-    rewrites after every batch (see :mod:`pitwatch.streams.app`).
+    only (e.g. ``{"linger.ms": "20"}``; ``PITWATCH_KAFKA_EXTRA`` as a JSON object).
+    ``status_path`` is an optional JSON file the worker rewrites after every batch (see
+    :mod:`pitwatch.streams.status`). Immutable.
 
-    Raises ``ValueError`` (from :meth:`validate`) for an unknown protocol or mechanism or a
-    SASL protocol without username/password.
+    Raises ``ValueError`` (a pydantic ``ValidationError``; :meth:`from_env` turns it into a
+    plain ``ValueError`` with just the messages) for an unknown protocol or mechanism, a SASL
+    protocol without username/password, empty bootstrap servers or an unknown setting.
+    Inputs (passwords) are never echoed in the errors.
     """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_ignore_empty=True, extra="forbid", frozen=True,
+        validate_by_name=True, validate_by_alias=True, hide_input_in_errors=True)
 
     bootstrap: str = DEFAULT_BOOTSTRAP
     security_protocol: str = "PLAINTEXT"
     sasl_mechanism: str | None = None
     sasl_username: str | None = None
-    sasl_password: str | None = field(default=None, repr=False)
+    sasl_password: str | None = Field(default=None, repr=False)
     ssl_ca_location: str | None = None
-    warehouse_url: str = DEFAULT_WAREHOUSE
-    status_path: str | None = None
-    extra: Mapping[str, str] = field(default_factory=dict)
+    # not under the PITWATCH_KAFKA_ prefix: their own variables, named by alias
+    warehouse_url: str = Field(default=DEFAULT_WAREHOUSE, validation_alias="PITWATCH_WAREHOUSE")
+    status_path: str | None = Field(default=None, validation_alias="PITWATCH_STATUS_PATH")
+    extra: dict[str, str] = Field(default_factory=dict)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> KafkaSettings:
-        """Settings from ``env`` (default ``os.environ``), then non-None ``overrides`` (CLI flags) on top."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for name in ("bootstrap", "security_protocol", "sasl_mechanism", "sasl_username",
-                     "sasl_password", "ssl_ca_location"):
-            raw = env.get(ENV_PREFIX + name.upper())
-            if raw:
-                values[name] = raw
-        if env.get("PITWATCH_WAREHOUSE"):
-            values["warehouse_url"] = env["PITWATCH_WAREHOUSE"]
-        if env.get("PITWATCH_STATUS_PATH"):
-            values["status_path"] = env["PITWATCH_STATUS_PATH"]
-        known = {f.name for f in fields(cls)}
-        for key, value in overrides.items():
-            if key not in known:
-                raise TypeError(f"unknown setting {key!r}")
-            if value is not None:
-                values[key] = value
-        settings = cls(**values)
-        settings.validate()
-        return settings
+    def from_env(cls, **overrides: Any) -> KafkaSettings:
+        """Settings from the environment with the non-None ``overrides`` (CLI flags) on top.
 
-    def with_(self, **changes: Any) -> KafkaSettings:
-        """A copy with ``changes`` applied (dataclasses.replace)."""
-        return replace(self, **changes)
+        Raises ``TypeError`` for an override that is not a setting, ``ValueError`` (one line
+        per problem, no input values) for inconsistent settings.
+        """
+        unknown = sorted(set(overrides) - set(cls.model_fields))
+        if unknown:
+            raise TypeError(f"unknown setting {unknown[0]!r}")
+        try:
+            return cls(**{k: v for k, v in overrides.items() if v is not None})
+        except ValidationError as exc:
+            raise ValueError(_messages(exc)) from None
 
-    def validate(self) -> None:
+    @model_validator(mode="after")
+    def _consistent(self) -> KafkaSettings:
         """Raise ``ValueError`` if the settings are inconsistent (see class docstring)."""
         proto = self.security_protocol.upper()
         if proto not in _SECURITY_PROTOCOLS:
@@ -98,6 +96,7 @@ class KafkaSettings:
                 raise ValueError(f"{proto} needs a SASL username and password")
         if not self.bootstrap.strip():
             raise ValueError("empty bootstrap servers")
+        return self
 
     @property
     def bootstrap_list(self) -> list[str]:
@@ -143,3 +142,13 @@ class KafkaSettings:
                 mechanism=(self.sasl_mechanism or "PLAIN").upper(),
             )
         return None
+
+
+def _messages(exc: ValidationError) -> str:
+    """The errors of ``exc`` as ``"field: message; ..."`` (no pydantic boilerplate, no inputs)."""
+    out = []
+    for e in exc.errors(include_url=False, include_input=False):
+        msg = e["msg"].removeprefix("Value error, ")
+        loc = ".".join(str(x) for x in e["loc"])
+        out.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(out)

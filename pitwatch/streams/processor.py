@@ -40,11 +40,7 @@ from pitwatch.rules.base import RoundVerdict, Violation, ViolationKind, load_rul
 from pitwatch.rules.engine import ENGINE_CITATION
 from pitwatch.schemas.events import InvalidEvent, parse_event
 from pitwatch.streams.quarantine import RELEASE, control_of, parked_row
-
-TOPIC_EVENTS = "pitwatch.table-events"
-TOPIC_SETTLEMENTS = "pitwatch.settlements"
-TOPIC_ALERTS = "pitwatch.alerts"
-TOPIC_REJECTED = "pitwatch.rejected"
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ import time
 import uuid
 from typing import Iterator
 
-from pitwatch.streams.processor import TOPIC_ALERTS
+from pitwatch.streams.topics import TOPIC_ALERTS
 
 
 def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,

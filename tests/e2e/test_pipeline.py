@@ -8,7 +8,6 @@ The oracle is the offline replay of the same file through the rules engine
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -20,12 +19,15 @@ import pytest
 from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
-from pitwatch.streams.app import read_status, stop_worker
-from pitwatch.streams.app import start_worker as spawn_worker
 from pitwatch.streams.broker import LocalBroker
-from pitwatch.streams.processor import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+from pitwatch.streams.crashpoints import ENV_VAR, EXIT_CRASH
 from pitwatch.streams.producer import produce_events, produce_jsonl
+from pitwatch.streams.status import read_status
+from pitwatch.streams.supervisor import start_worker as spawn_worker
+from pitwatch.streams.supervisor import stop_worker
+from pitwatch.streams.topics import APP_ID, TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
+from tests.fixtures.broker import committed_to_the_end
 from tests.fixtures.processes import track
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
@@ -80,7 +82,8 @@ def server_db(clickhouse_server):
 def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:
     status = workdir / f"{name}-status.json"
     status.unlink(missing_ok=True)
-    proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log"))
+    proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
+                              args=["--datadir", str(workdir / "faust")]))
     return proc, status
 
 
@@ -108,17 +111,6 @@ def snapshot(wh) -> dict:
             "toString(sum(stake) - sum(recorded_returned) + sum(recorded_commission)), "
             "toString(countIf(discrepancy != 0)), toString(sum(abs(discrepancy))) FROM pitwatch.settlements FINAL")[0],
     }
-
-
-def wait_warehouse(wh, oracle: dict, proc, workdir: Path) -> dict:
-    deadline = time.monotonic() + WAIT_S
-    while True:
-        snap = snapshot(wh)
-        if len(snap["settlements"]) >= len(oracle["settlements"]) and len(snap["alerts"]) >= len(oracle["alerts"]):
-            return snap
-        assert proc.poll() is None or proc.returncode == -signal.SIGKILL, (workdir / "worker.log").read_text()[-3000:]
-        assert time.monotonic() < deadline, f"warehouse has {len(snap['settlements'])} settlements, {len(snap['alerts'])} alerts"
-        time.sleep(1.0)
 
 
 def assert_matches_oracle(snap: dict, oracle: dict) -> None:
@@ -178,33 +170,34 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
         wh.close()
 
 
-def test_sigkill_mid_stream_then_restart_loses_and_doubles_nothing(events_file, oracle, broker, server_db, tmp_path):
-    """SIGKILL the worker part-way; a restarted worker (same consumer group, state recovered from
-    the changelog, uncommitted batches redelivered) completes the job: exactly the oracle's
-    settlements and alerts, each once, and exact aggregates."""
+def test_crash_mid_stream_then_restart_loses_and_doubles_nothing(events_file, oracle, broker, server_db, tmp_path):
+    """A worker dies like a SIGKILL in the middle of the stream (the crash-point test hook: its
+    second batch of 500, rows inserted, outputs not produced, nothing committed); a restarted
+    worker (same consumer group, state recovered from the changelog, uncommitted batches
+    redelivered) completes the job: exactly the oracle's settlements and alerts, each once,
+    and exact aggregates. (tests/e2e/test_crash_points.py covers every crash point.)"""
     from pitwatch.warehouse import open_warehouse
 
     produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
-    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
-    deadline = time.monotonic() + WAIT_S
-    while int(read_status(status).get("consumed", 0)) < oracle["lines"] // 3:
-        assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    status = tmp_path / "worker-status.json"
+    proc = track(spawn_worker(broker.bootstrap, server_db, status, tmp_path / "worker.log",
+                              args=["--batch-max", "500", "--datadir", str(tmp_path / "faust")],
+                              env={ENV_VAR: "after_warehouse:2"}))
+    assert proc.wait(WAIT_S) == EXIT_CRASH, (tmp_path / "worker.log").read_text()[-3000:]
+    assert read_status(status)["batches"] == 1
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path, "worker-restarted")
-    wh = open_warehouse(server_db)
-    # The killed worker may have died before its warehouse thread created the database
-    # (batches are counted as consumed when queued); the DDL is idempotent, so create it here
-    # rather than race the restarted worker's start-up.
-    wh.ensure_schema()
     try:
-        snap = wait_warehouse(wh, oracle, proc, tmp_path)
-        time.sleep(2)  # let any redelivered tail land, then compare
-        snap = snapshot(wh)
-        assert_matches_oracle(snap, oracle)
+        deadline = time.monotonic() + WAIT_S
+        while not committed_to_the_end(broker.bootstrap, TOPIC_EVENTS, APP_ID):
+            assert proc.poll() is None, (tmp_path / "worker-restarted.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, f"not all input committed: {read_status(status)}"
+            time.sleep(0.3)
     finally:
         stop_worker(proc, 60)
+    wh = open_warehouse(server_db)
+    try:
+        assert_matches_oracle(snapshot(wh), oracle)
+    finally:
         wh.close()
 
 

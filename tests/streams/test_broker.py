@@ -63,14 +63,27 @@ def test_table_key_round_trips_any_table_id(tid, ascii_only):
 
 # -- settings (pure) --------------------------------------------------------------------------
 
-def test_settings_from_env_and_overrides():
-    env = {"PITWATCH_KAFKA_BOOTSTRAP": "k1:9093,k2:9093", "PITWATCH_KAFKA_SECURITY_PROTOCOL": "SASL_SSL",
-           "PITWATCH_KAFKA_SASL_MECHANISM": "SCRAM-SHA-512", "PITWATCH_KAFKA_SASL_USERNAME": "u",
-           "PITWATCH_KAFKA_SASL_PASSWORD": "p", "PITWATCH_KAFKA_SSL_CA_LOCATION": "/ca.pem"}
-    s = KafkaSettings.from_env(env, sasl_username="cli-user", status_path=None)
+@pytest.fixture
+def env(monkeypatch):
+    """A clean environment for the settings: no PITWATCH_* variable; returns a setter."""
+    for name in list(os.environ):
+        if name.upper().startswith("PITWATCH_"):
+            monkeypatch.delenv(name)
+
+    def set_env(**values: str) -> None:
+        for name, value in values.items():
+            monkeypatch.setenv(name, value)
+    return set_env
+
+
+def test_settings_from_env_and_overrides(env):
+    env(PITWATCH_KAFKA_BOOTSTRAP="k1:9093,k2:9093", PITWATCH_KAFKA_SECURITY_PROTOCOL="SASL_SSL",
+        PITWATCH_KAFKA_SASL_MECHANISM="SCRAM-SHA-512", PITWATCH_KAFKA_SASL_USERNAME="u",
+        PITWATCH_KAFKA_SASL_PASSWORD="p", PITWATCH_KAFKA_SSL_CA_LOCATION="/ca.pem")
+    s = KafkaSettings.from_env(sasl_username="cli-user", status_path=None)
     assert s.bootstrap_list == ["k1:9093", "k2:9093"]
     assert s.sasl_username == "cli-user"  # the CLI flag wins over the environment
-    assert s.warehouse_url == DEFAULT_WAREHOUSE
+    assert s.warehouse_url == DEFAULT_WAREHOUSE and s.status_path is None
     conf = s.confluent_config(**{"group.id": "g"})
     assert conf == {"bootstrap.servers": "k1:9093,k2:9093", "security.protocol": "SASL_SSL",
                     "sasl.mechanism": "SCRAM-SHA-512", "sasl.username": "cli-user",
@@ -79,10 +92,13 @@ def test_settings_from_env_and_overrides():
     assert "s3cret" not in repr(KafkaSettings(sasl_password="s3cret"))
 
 
-def test_settings_warehouse_from_env():
-    s = KafkaSettings.from_env({"PITWATCH_WAREHOUSE": "clickhouse://ch:9000/pitwatch"})
-    assert s.warehouse_url == "clickhouse://ch:9000/pitwatch"
+def test_settings_warehouse_and_status_from_their_own_variables(env):
+    env(PITWATCH_WAREHOUSE="clickhouse://ch:9000/pitwatch", PITWATCH_STATUS_PATH="/run/st.json",
+        PITWATCH_KAFKA_BOOTSTRAP="")  # empty means unset
+    s = KafkaSettings.from_env()
+    assert s.warehouse_url == "clickhouse://ch:9000/pitwatch" and s.status_path == "/run/st.json"
     assert s.confluent_config() == {"bootstrap.servers": "127.0.0.1:9092", "security.protocol": "PLAINTEXT"}
+    assert KafkaSettings.from_env(warehouse_url="none").warehouse_url == "none"  # the flag wins
 
 
 def test_settings_faust_credentials():
@@ -104,14 +120,21 @@ def test_settings_faust_credentials():
     {"security_protocol": "SASL_PLAINTEXT", "sasl_mechanism": "MD5", "sasl_username": "u", "sasl_password": "p"},
     {"bootstrap": " "},
 ])
-def test_settings_reject_inconsistent(kwargs):
+def test_settings_reject_inconsistent(env, kwargs):
     with pytest.raises(ValueError):
-        KafkaSettings.from_env({}, **kwargs)
+        KafkaSettings.from_env(**kwargs)
 
 
-def test_settings_reject_unknown_override():
+def test_settings_errors_are_one_clear_line_without_the_password(env):
+    env(PITWATCH_KAFKA_SECURITY_PROTOCOL="SASL_SSL", PITWATCH_KAFKA_SASL_PASSWORD="s3cret")
+    with pytest.raises(ValueError) as exc:
+        KafkaSettings.from_env()
+    assert str(exc.value) == "SASL_SSL needs a SASL username and password"
+
+
+def test_settings_reject_unknown_override(env):
     with pytest.raises(TypeError):
-        KafkaSettings.from_env({}, bootstrap_servers="x:1")
+        KafkaSettings.from_env(bootstrap_servers="x:1")
 
 
 # -- the broker ----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The Faust worker (pitwatch.streams.app) end to end on the local broker, with a stub processor.
+"""The Faust worker (pitwatch.streams.faust_app, runtime, ...) end to end on the local broker,
+with a stub processor.
 
-The worker runs in a subprocess (``python -m pitwatch.streams.app``) with :class:`StubProcessor`
+The worker runs in a subprocess (``pitwatch worker``) with :class:`StubProcessor`
 and :func:`open_stub_warehouse` from this module, so these tests exercise the app's plumbing
 (batching, outputs, batch engine child process, Faust Table + changelog recovery, commits, SIGTERM,
 fatal errors) independently of the real rules pipeline.
@@ -25,21 +26,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from pitwatch.streams.app import (
-    ALL_TOPICS,
-    APPLIED_OFFSET_KEY,
-    CHANGELOG_MARKER,
-    EXIT_FATAL,
-    TABLE_STATE_CHANGELOG,
-    TOPIC_EVENTS,
-    TOPIC_REJECTED,
-    TOPIC_SETTLEMENTS,
-    BatchRuntime,
-    read_status,
-)
+from pitwatch.streams.batch_engine import FatalPipelineError
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.processor import BatchResult, InMessage, OutMessage
 from pitwatch.streams.producer import produce_events
+from pitwatch.streams.runtime import EXIT_FATAL, BatchRuntime
+from pitwatch.streams.states import APPLIED_OFFSET_KEY, CHANGELOG_MARKER
+from pitwatch.streams.status import read_status
+from pitwatch.streams.topics import ALL_TOPICS, TABLE_STATE_CHANGELOG, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 from tests.fixtures.processes import track
 
@@ -114,8 +108,8 @@ class Worker:
         full_env = dict(os.environ, **(env or {}))
         full_env["PYTHONPATH"] = os.pathsep.join([str(REPO), full_env.get("PYTHONPATH", "")])
         self.proc = track(subprocess.Popen(
-            [sys.executable, "-m", "pitwatch.streams.app", "--bootstrap", bootstrap,
-             "--status", str(self.status_path), "--warehouse", f"stub:{self.warehouse}",
+            [sys.executable, "-m", "pitwatch", "worker", "--bootstrap", bootstrap,
+             "--status-file", str(self.status_path), "--warehouse", f"stub:{self.warehouse}",
              "--warehouse-opener", "tests.streams.test_broker_app:open_stub_warehouse",
              "--processor", "tests.streams.test_broker_app:StubProcessor",
              "--datadir", str(tmp / "faust"), "--partitions", "4"],
@@ -286,12 +280,12 @@ def test_runtime_stores_state_in_the_partition_of_the_tables_events(tmp_path):
     assert written == {(0, b"A"): table.data[b"A"], (3, b"B"): table.data[b"B"],
                        (0, APPLIED_OFFSET_KEY % 0): b"11", (3, APPLIED_OFFSET_KEY % 3): b"7",
                        (1, APPLIED_OFFSET_KEY % 1): b"5"}
-    assert (rt.applied_offset(0), rt.applied_offset(3), rt.applied_offset(2)) == (11, 7, None)
+    assert (rt.states.applied_offset(0), rt.states.applied_offset(3), rt.states.applied_offset(2)) == (11, 7, None)
     # then, after the states are delivered, one lone marker record per touched partition
     assert sorted((p, k) for p, k, _ in table.sent[second_flush + 1:]) == [
         (0, CHANGELOG_MARKER), (1, CHANGELOG_MARKER), (3, CHANGELOG_MARKER)]
     assert json.loads(table.data[b"A"]) == {"count": 2, "last_offset": 11}
-    assert rt.load_state("B") == table.data[b"B"]
+    assert rt.states.load("B") == table.data[b"B"]
     assert [(t, k) for t, k, _ in produced] == [(TOPIC_SETTLEMENTS, b"A"), (TOPIC_SETTLEMENTS, b"B"),
                                                 (TOPIC_SETTLEMENTS, b"A"), (TOPIC_REJECTED, b"")]
     status = json.loads((tmp_path / "s.json").read_text())
@@ -313,8 +307,6 @@ def test_runtime_warehouse_failure_fails_the_batch_before_its_state_is_stored(tm
     the batch's table states never reach the changelog: a restarted worker must re-derive the
     batch's results, not skip its offsets as already applied."""
     import asyncio
-
-    from pitwatch.streams.app import FatalPipelineError
 
     table = _FakeTable()
     rt = BatchRuntime(KafkaSettings(warehouse_url=f"stub:{tmp_path / 'rows.jsonl'}"), table, _stub_topics(),
@@ -351,11 +343,11 @@ def test_runtime_stores_states_only_after_the_warehouse_write(tmp_path):
     async def run():
         task = asyncio.ensure_future(rt.handle([_Ev(b"A", b'{"table_id":"A"}', 0, 1)]))
         await asyncio.sleep(0.3)
-        assert not task.done() and rt.warehouse_rows == 0
+        assert not task.done() and rt.status.warehouse_rows == 0
         assert [s for s in table.sent if s[0] != "flush"] == []  # no state before the rows
         gate.set()
         await task
-        assert rt.warehouse_rows == 1
+        assert rt.status.warehouse_rows == 1
         assert (0, b"A") in [(p, k) for p, k, _ in table.sent]
         rt.before_commit()  # nothing left to wait for
 
@@ -386,12 +378,12 @@ def test_runtime_fetches_input_offsets_missing_from_a_batch(broker, fresh_topics
     async def run():
         # no state yet: offsets 0-4 are missing before the batch, 9 inside it
         await rt.handle(batch(msgs[5:9] + msgs[10:15]))
-        assert rt.gap_filled == 6
+        assert rt.status.gap_filled == 6
         assert json.loads(table.data[b"T00"]) == {"count": 15, "last_offset": 14}
-        assert rt.applied_offset(part) == 14
+        assert rt.states.applied_offset(part) == 14
         # with state: 15-16 are missing; a redelivered 12 is no gap (the processor skips it)
         await rt.handle(batch(msgs[12:13] + msgs[17:20]))
-        assert rt.gap_filled == 8
+        assert rt.status.gap_filled == 8
         assert json.loads(table.data[b"T00"]) == {"count": 20, "last_offset": 19}
 
     asyncio.run(run())

@@ -1,0 +1,221 @@
+"""The Faust app: one batch agent over ``pitwatch.table-events`` feeding the batch runtime.
+
+Topology (app id ``pitwatch``, which is also the consumer group; names in
+:mod:`pitwatch.streams.topics`)::
+
+    pitwatch.table-events  (key = table_id, value = raw JSON bytes)
+        -> agent ``table_events``: Batcher cuts the stream (2000 events or 0.5 s), acks off
+           (pitwatch/streams/batcher.py)
+           -> BatchRuntime.handle(batch)                 pitwatch/streams/runtime.py
+              -> offset check: holes Faust left in a partition are read from Kafka directly
+                 (pitwatch/streams/offsets.py)
+              -> batch engine, in a child process (pitwatch/streams/batch_engine.py):
+                   BatchProcessor.process(batch)         pitwatch/streams/processor.py
+                   warehouse rows -> open_warehouse(url).insert_new(table, rows)
+              -> output messages -> pitwatch.settlements / pitwatch.alerts / pitwatch.rejected
+                 (confluent-kafka producer, flushed; pitwatch/streams/outputs.py)
+              -> per-table states + last applied offset per partition -> Faust Table
+                 ``pitwatch-table-state`` (changelog ``pitwatch-pitwatch-table-state-changelog``;
+                 pitwatch/streams/states.py)
+           -> the batch's events acked
+        -> before every offset commit: outputs flushed (:func:`_commit_sensor`)
+
+The order of those steps, and why it gives at-least-once with nothing counted twice, is
+explained (and enforced) in :mod:`pitwatch.streams.runtime`.
+
+No repartition: producers key events by table_id (see :mod:`pitwatch.streams.producer`), so
+one partition holds all of a table's events and the state of a table lives in the Faust Table
+partition of that input partition.
+
+Why a child process: Faust delivers messages to a stream one at a time on the event loop,
+which caps a worker near 5k messages/s on this machine even with a no-op processor. The rules
+engine and the warehouse inserts, run on the same loop, would stop consumption while they
+work; in the child they run on the other core while the loop collects the next batch
+(:class:`~pitwatch.streams.batcher.Batcher`: one batch in flight, the next one filling).
+
+Latency: the consumer's fetches wait at most :data:`FETCH_MAX_WAIT_MS` on the broker
+(:func:`_app_class`), and a batch is cut at most ``batch_within`` seconds after its first
+event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from pitwatch.streams.batch_engine import FatalPipelineError, ProcessorFactory, WarehouseOpener
+from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN, Batcher
+from pitwatch.streams.config import KafkaSettings
+from pitwatch.streams.crashpoints import CrashPoint
+from pitwatch.streams.runtime import BatchRuntime
+from pitwatch.streams.topics import APP_ID, DEFAULT_PARTITIONS, OUTPUT_TOPICS, TABLE_STATE, TOPIC_EVENTS
+
+#: Longest time a fetch request waits on the broker for data (Faust hardcodes 1500 ms).
+#: Tansu answers a fetch only when this expires unless a full batch is waiting, so at a
+#: low offered rate every message waited ~this long before the worker saw it.
+FETCH_MAX_WAIT_MS = 100
+
+
+def default_processor_factory() -> ProcessorFactory:
+    """:class:`pitwatch.streams.processor.BatchProcessor`."""
+    from pitwatch.streams.processor import BatchProcessor
+
+    return BatchProcessor
+
+
+def default_warehouse_opener() -> WarehouseOpener | None:
+    """:func:`pitwatch.warehouse.open_warehouse`."""
+    from pitwatch.warehouse import open_warehouse
+
+    return open_warehouse
+
+
+def _commit_sensor(runtime: BatchRuntime) -> Any:
+    """A Faust sensor that completes the runtime's pending work when a commit starts.
+
+    ``Consumer.force_commit`` calls ``sensors.on_commit_initiated`` and then, without
+    yielding to the event loop, picks the offsets to commit: every batch acked so far has its
+    outputs delivered and its warehouse rows written by then. A failure ends the process
+    before the commit (at-least-once). (Sensors are Faust's public hook for this.)
+    """
+    import faust
+
+    class _FlushBeforeCommit(faust.Sensor):
+        def on_commit_initiated(self, consumer: Any) -> Any:
+            try:
+                runtime.before_commit()
+            except FatalPipelineError as exc:
+                runtime.fatal(exc)
+            return None
+
+    return _FlushBeforeCommit()
+
+
+def _app_class() -> type:
+    """``faust.App`` whose consumer waits at most :data:`FETCH_MAX_WAIT_MS` per fetch.
+
+    Faust's aiokafka driver passes ``fetch_max_wait_ms=1500`` with no setting to change it;
+    the measured produce->alert latency at 1,000 events/s was p50 1.5 s, p99 2.7 s with it
+    (see BENCHMARKS.md). The consumer reads the value when it starts its fetcher, so the
+    subclassed consumer thread sets it on the consumer it creates.
+
+    Private Faust/aiokafka internals used here, each because no public setting exists
+    (faust-streaming 0.15: ``App`` settings have ``consumer_max_fetch_size`` and
+    ``broker_max_poll_records`` but nothing for the fetch wait; aiokafka takes
+    ``fetch_max_wait_ms`` only as a constructor argument, which Faust fills in itself):
+
+    - ``App._new_transport``: the only place the app picks its transport class (the
+      alternative, registering a URL scheme in Faust's transport registry, mutates a
+      process-wide table instead);
+    - ``Consumer._new_consumer_thread`` and ``AIOKafkaConsumerThread._create_worker_consumer``:
+      where Faust builds the aiokafka consumer;
+    - ``AIOKafkaConsumer._fetch_max_wait_ms``: the value aiokafka hands to its fetcher.
+
+    Drop this class when Faust gains a setting for the fetch wait.
+    """
+    import faust
+    from faust.transport.drivers import aiokafka as driver
+
+    class _ConsumerThread(driver.AIOKafkaConsumerThread):
+        def _create_worker_consumer(self, transport: Any) -> Any:
+            consumer = super()._create_worker_consumer(transport)
+            consumer._fetch_max_wait_ms = FETCH_MAX_WAIT_MS
+            return consumer
+
+    class _Consumer(driver.Consumer):
+        def _new_consumer_thread(self) -> Any:
+            return _ConsumerThread(self, loop=self.loop, beacon=self.beacon)
+
+    class _Transport(driver.Transport):
+        Consumer = _Consumer
+
+    class _App(faust.App):
+        def _new_transport(self) -> Any:
+            return _Transport(self.conf.broker_consumer, self)
+
+    return _App
+
+
+def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | None = None,
+             warehouse_opener: WarehouseOpener | None = None, output: str = "confluent",
+             partitions: int = DEFAULT_PARTITIONS, datadir: str | os.PathLike[str] | None = None,
+             batch_max: int = BATCH_MAX, batch_within: float = BATCH_WITHIN,
+             isolate: bool = True, crash_point: CrashPoint | None = None) -> tuple[Any, BatchRuntime]:
+    """Build the Faust app and its batch runtime. Returns ``(app, runtime)``.
+
+    ``processor_factory(load_state)`` builds the batch processor (default:
+    ``BatchProcessor``); ``warehouse_opener(url)`` opens the warehouse (default
+    :func:`pitwatch.warehouse.open_warehouse`; warehouse URL ``none`` drops rows). Both must
+    be importable top-level objects when ``isolate`` (the batch engine runs in a child
+    process, see :mod:`pitwatch.streams.batch_engine`).
+    ``partitions`` is used when Faust has to create the topics; existing topics keep theirs
+    (the changelog must have as many partitions as ``pitwatch.table-events``).
+    ``crash_point``: the test hook of :mod:`pitwatch.streams.crashpoints` (None in production).
+    Raises ``ValueError`` for an ``output`` other than ``"confluent"`` or ``"faust"``
+    (:mod:`pitwatch.streams.outputs`).
+    """
+    if processor_factory is None:
+        processor_factory = default_processor_factory()
+    if warehouse_opener is None and settings.warehouse_url.strip().lower() != "none":
+        warehouse_opener = default_warehouse_opener()
+    datadir = Path(datadir) if datadir is not None else Path("pitwatch-data") / "faust"
+    datadir.parent.mkdir(parents=True, exist_ok=True)  # Faust creates only the last level
+    app = _app_class()(
+        APP_ID,
+        broker=settings.faust_broker_url(),
+        broker_credentials=settings.faust_credentials(),
+        autodiscover=False,
+        web_enabled=False,
+        store="memory://",
+        datadir=str(datadir),
+        broker_session_timeout=10.0,
+        broker_heartbeat_interval=3.0,
+        topic_partitions=partitions,
+        topic_replication_factor=1,
+        topic_disable_leader=True,
+        table_standby_replicas=0,
+        consumer_auto_offset_reset="earliest",
+        stream_buffer_maxsize=max(4096, 2 * batch_max),
+        producer_linger_ms=5,
+        producer_max_batch_size=1 << 20,
+        broker_commit_every=10 * batch_max,
+        broker_commit_interval=1.0,
+        logging_config=None,
+    )
+    events_topic = app.topic(TOPIC_EVENTS, key_serializer="raw", value_serializer="raw",
+                             partitions=partitions)
+    topics = {name: app.topic(name, key_serializer="raw", value_serializer="raw", partitions=partitions)
+              for name in OUTPUT_TOPICS}
+    table = app.Table(TABLE_STATE, default=None, key_type=bytes, value_type=bytes,
+                      partitions=partitions)
+    runtime = BatchRuntime(settings, table, topics, processor_factory=processor_factory,
+                           warehouse_opener=warehouse_opener, output=output, isolate=isolate,
+                           crash_point=crash_point)
+
+    app.sensors.add(_commit_sensor(runtime))
+
+    batcher = Batcher(runtime, batch_max, batch_within)
+
+    @app.agent(events_topic, name="table_events", concurrency=1)
+    async def table_events(stream: Any) -> None:
+        await batcher.consume(stream)
+
+    @app.task
+    async def _prepare() -> None:
+        for topic in topics.values():
+            await topic.maybe_declare()
+        try:
+            await runtime.start_engine()
+        except Exception as exc:
+            runtime.fatal(exc)
+        runtime.write_status()
+
+    @app.on_before_shutdown.connect
+    async def _close(sender: Any, **kwargs: Any) -> None:
+        await batcher.drain()
+        await asyncio.get_running_loop().run_in_executor(None, runtime.close)
+        runtime.write_status()
+
+    return app, runtime
