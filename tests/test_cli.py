@@ -119,19 +119,14 @@ def test_replay_round_from_the_warehouse_equals_the_file_replay(sim_file, wareho
     """An auditor's disputed hand: the round re-derived from ``events_raw`` (both backends)
     is the same verdict as replaying the file."""
     from pitwatch.streams.processor import BatchProcessor, InMessage
-    from pitwatch.warehouse import open_warehouse
+
+    from tests.fixtures.batches import store_rows
 
     raw = sim_file.read_bytes().splitlines()
     out = BatchProcessor(lambda _t: None).process(
         [InMessage(key=json.loads(v)["table_id"].encode(), value=v, partition=0, offset=i)
          for i, v in enumerate(raw)])
-    wh = open_warehouse(warehouse_url)
-    try:
-        wh.ensure_schema()
-        for table, rows in out.rows.items():
-            wh.insert_new(table, rows)
-    finally:
-        wh.close()
+    store_rows(warehouse_url, out.rows)
     verdicts = [it for it in replay_lines(raw) if it.verdict is not None]
     # a late round of the second table: its state depends on the table's earlier events
     wanted = [it for it in verdicts if it.verdict.table_id == verdicts[1].verdict.table_id][-1]

@@ -8,7 +8,6 @@ without state.
 from __future__ import annotations
 
 import json
-import zlib
 from decimal import Decimal
 
 import pytest
@@ -16,6 +15,8 @@ from pitwatch.detectors.alerts import settlement_id
 from pitwatch.replay import replay_lines
 from pitwatch.sim.base import TableSpec, simulate
 from pitwatch.streams.processor import BatchProcessor, InMessage
+
+from tests.fixtures.batches import to_messages as spread
 
 RATES = {"wrong_payout": 0.1, "late_bet": 0.05, "over_limit_bet": 0.05, "dealer_misdraw": 0.05,
          "duplicated_event": 0.01, "dropped_event": 0.005}
@@ -31,14 +32,7 @@ def lines() -> list[bytes]:
 
 
 def to_messages(lines: list[bytes]) -> list[InMessage]:
-    offsets = [0] * PARTITIONS
-    out = []
-    for ln in lines:
-        key = json.loads(ln)["table_id"].encode()
-        p = zlib.crc32(key) % PARTITIONS
-        out.append(InMessage(key, ln, p, offsets[p]))
-        offsets[p] += 1
-    return out
+    return spread(lines, PARTITIONS)
 
 
 def run(messages: list[InMessage], batch: int, store: dict | None = None):

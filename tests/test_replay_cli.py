@@ -272,18 +272,13 @@ def test_usage_errors_exit_2(tmp_path):
 
 def test_replay_round_exit_status_and_records(tmp_path, chdb_url):
     from pitwatch.streams.processor import BatchProcessor, InMessage
-    from pitwatch.warehouse import open_warehouse
+
+    from tests.fixtures.batches import store_rows
 
     lines = Events().open().spin_17("R1").spin_17("R2", straight_paid="350.00", direction="counterclockwise").lines
     out = BatchProcessor(lambda _t: None).process(
         [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(lines)])
-    wh = open_warehouse(chdb_url)
-    try:
-        wh.ensure_schema()
-        for table, rows in out.rows.items():
-            wh.insert_new(table, rows)
-    finally:
-        wh.close()
+    store_rows(chdb_url, out.rows)
 
     def round_cmd(rid: str, *args: str):
         return runner.invoke(app, ["replay", "round", TABLE, rid, "--warehouse", chdb_url, *args], env=ENV)
@@ -338,7 +333,8 @@ def test_replay_round_judges_with_the_ruleset_version_in_force(tmp_path, chdb_ur
     violation). The warehouse holds both the settlement's hash and that version's source."""
     from pitwatch.rules import base
     from pitwatch.streams.processor import BatchProcessor, InMessage
-    from pitwatch.warehouse import open_warehouse
+
+    from tests.fixtures.batches import store_rows
 
     rid = "french_roulette.galicia"
     lines = Events().open().spin_17("R2", straight_paid="350.00").lines
@@ -349,13 +345,7 @@ def test_replay_round_judges_with_the_ruleset_version_in_force(tmp_path, chdb_ur
     assert {(r["kind"], r["ruleset_hash"]) for r in out.rows["alerts"]} == {("payout_discrepancy", live.content_hash)}
     assert [(r["ruleset_key"], r["source"]) for r in out.rows["rulesets"]] == [
         (f"{rid}@{live.content_hash}", live.source)]
-    wh = open_warehouse(chdb_url)
-    try:
-        wh.ensure_schema()
-        for table, rows in out.rows.items():
-            wh.insert_new(table, rows)
-    finally:
-        wh.close()
+    store_rows(chdb_url, out.rows)
 
     changed = base.parse_ruleset(live.source.replace("straight = 35 ", "straight = 34 ", 1))
     assert changed.content_hash != live.content_hash

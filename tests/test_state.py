@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import uuid
-import zlib
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -22,6 +21,8 @@ from pitwatch.rules.base import RoundVerdict
 from pitwatch.schemas.events import parse_event
 from pitwatch.sim.base import TableSpec, simulate
 from pitwatch.streams.processor import BatchProcessor, InMessage
+
+from tests.fixtures.batches import to_messages
 
 FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
 FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
@@ -341,15 +342,6 @@ def test_a_table_moved_to_another_partition_loses_nothing(evening):
 
 def test_partition_hash_is_irrelevant_to_the_verdicts(evening):
     """The same events spread over 3 or 5 partitions give the same ids."""
-    def spread(n):
-        offsets = [0] * n
-        out = []
-        for ln in evening:
-            key = json.loads(ln)["table_id"].encode()
-            p = zlib.crc32(key) % n
-            out.append(InMessage(key, ln, p, offsets[p]))
-            offsets[p] += 1
-        return out
-    a = BatchProcessor({}.get).process(spread(3))
-    b = BatchProcessor({}.get).process(spread(5))
+    a = BatchProcessor({}.get).process(to_messages(evening, 3))
+    b = BatchProcessor({}.get).process(to_messages(evening, 5))
     assert sorted(r["alert_id"] for r in a.rows["alerts"]) == sorted(r["alert_id"] for r in b.rows["alerts"])

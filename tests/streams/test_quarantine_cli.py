@@ -12,6 +12,8 @@ from pitwatch.streams.producer import table_key
 from pitwatch.streams.quarantine import RELEASE, control_of, release_message
 from typer.testing import CliRunner
 
+from tests.fixtures.batches import store_rows
+
 from .test_broker import consume_all
 
 runner = CliRunner()
@@ -50,17 +52,9 @@ def _quarantine_rows() -> dict:
 
 
 def test_list_shows_the_quarantined_table_with_its_parked_events(chdb_url):
-    from pitwatch.warehouse import open_warehouse
-
     rows = _quarantine_rows()
     assert len(rows["parked"]) == 3 and len(rows["rejected"]) == 1
-    wh = open_warehouse(chdb_url)
-    try:
-        wh.ensure_schema()
-        for table, batch in rows.items():
-            wh.insert_new(table, batch)
-    finally:
-        wh.close()
+    store_rows(chdb_url, rows)
     res = runner.invoke(app, ["quarantine", "list", "--warehouse", chdb_url], env={"COLUMNS": "250"})
     assert res.exit_code == 0, res.output
     line = next(ln for ln in res.stdout.splitlines() if "RF-Q" in ln)
