@@ -8,7 +8,7 @@ is an error at load instead of a silently different law at verdict time.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
@@ -28,6 +28,16 @@ Switch = StrictBool
 Rounding = Literal["down", "half_up", "half_even"]
 """Rounding of derived euro amounts to the cent (see :func:`pitwatch.schemas.money.round_cents`)."""
 
+
+
+def decimal_text(value: str, what: str) -> str:
+    """``value`` unchanged if it reads as a decimal number, else ``ValueError`` saying it is not
+    ``what`` (table options are strings: ``"5.00"``, ``"2"``)."""
+    try:
+        Decimal(value)
+    except InvalidOperation:
+        raise ValueError(f"{value!r} is not {what}") from None
+    return value
 
 class Section(BaseModel):
     """Base of every ruleset section: unknown keys are refused, the section is immutable, and

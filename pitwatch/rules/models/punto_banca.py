@@ -8,12 +8,11 @@ the displaced «VII. Desarrollo del juego» at L1842-L1888. Read by :mod:`pitwat
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, StrictInt, field_validator, model_validator
 
-from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section
+from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section, decimal_text
 
 Spot = Literal["punto", "banca", "tie"]
 Hand = Literal["punto", "banca"]
@@ -34,12 +33,7 @@ class PuntoBancaOptions(RulesetOptions):
     @field_validator("stake_unit")
     @classmethod
     def _amount_or_empty(cls, value: str) -> str:
-        if value.strip():
-            try:
-                Decimal(value)
-            except InvalidOperation:
-                raise ValueError(f"{value!r} is not an amount in euros") from None
-        return value
+        return decimal_text(value, "an amount in euros") if value.strip() else value
 
 
 class PuntoBancaPayouts(Section):

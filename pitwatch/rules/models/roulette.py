@@ -7,12 +7,12 @@ Sources: Galicia ``000_e1555249d49967be.txt`` L81-L193 («01 Ruleta francesa»);
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import ClassVar, Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from pitwatch.rules.models.common import Positive, Ratio, RulesetModel, RulesetOptions, Section, Switch
+from pitwatch.rules.models.common import Positive, Ratio, RulesetModel, RulesetOptions, Section, Switch, decimal_text
 
 KIND_NAMES = ("straight", "split", "street", "corner", "sixline", "column", "dozen", "columns", "dozens", "simple")
 """The bet kinds, in the order of the texts; each has a payout, a maximum row and a citation."""
@@ -38,11 +38,7 @@ class RouletteOptions(RulesetOptions):
     @field_validator("simple_chance_min_multiple")
     @classmethod
     def _a_number(cls, value: str) -> str:
-        try:
-            Decimal(value)
-        except InvalidOperation:
-            raise ValueError(f"{value!r} is not a number") from None
-        return value
+        return decimal_text(value, "a number")
 
 
 class RoulettePayouts(Section):
