@@ -156,6 +156,9 @@ class BatchProcessor:
         self.load_parked = load_parked
         self.clock = clock
         self.topic = topic
+        #: ruleset versions whose ``rulesets`` row an earlier batch of this processor returned
+        #: (a worker exits when a batch's rows cannot be stored, so these are stored)
+        self._versions_returned: set[tuple[str, str]] = set()
 
     def process(self, batch: list[InMessage]) -> BatchResult:
         """Process one batch (any mix of tables, each table's messages in offset order)."""
@@ -184,7 +187,9 @@ class BatchProcessor:
             self._handle(b, aud, m, event)
         for tid, aud in b.auditors.items():
             res.states[tid] = dump_state(aud)
-        res.rows["rulesets"] = [ruleset_row(rid, h, b.now) for rid, h in sorted(b.versions) if h]
+        new = sorted(v for v in b.versions - self._versions_returned if v[1])
+        self._versions_returned.update(new)
+        res.rows["rulesets"] = [ruleset_row(rid, h, b.now) for rid, h in new]
         return res
 
     def _handle(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any) -> None:
