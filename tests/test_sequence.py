@@ -1,4 +1,4 @@
-"""Per-table stream integrity: gaps, duplicates, stale seq (DESIGN.md, event contract)."""
+"""Per-table stream integrity: gaps, duplicates, stale seq (README, Event contract)."""
 
 from hypothesis import given
 from hypothesis import strategies as st

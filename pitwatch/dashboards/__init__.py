@@ -1,4 +1,4 @@
-"""Grafana dashboards as code (DESIGN.md, "Dashboards"): not part of this release.
+"""Grafana dashboards as code: not part of this release.
 
 The warehouse tables they will read (``settlements``, ``alerts``, ``table_hourly``) are
 defined in :mod:`pitwatch.warehouse`; the dashboards, their provisioning files under

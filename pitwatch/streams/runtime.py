@@ -29,7 +29,7 @@ with a clean run's.
 If the processor, the output producer or the warehouse fails (inserts are retried 3 times),
 the worker writes the error into its status file and exits the process with
 :data:`EXIT_FATAL` *without* committing, so the batch is redelivered to the next worker.
-Every derived record carries a deterministic id (DESIGN.md), so redelivery never double
+Every derived record carries a deterministic id (see :mod:`pitwatch.detectors.alerts`), so redelivery never double
 counts.
 """
 
