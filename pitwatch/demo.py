@@ -46,7 +46,7 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
             for t, r, k in q("SELECT table_id, round_id, kind FROM pitwatch.alerts FINAL")
         ]
         money = q(
-            "SELECT toString(sum(wagered)), toString(sum(recorded_payout)), toString(sum(house_win)), "
+            "SELECT toString(sum(handle)), toString(sum(drop)), toString(sum(win)), "
             "toString(sum(discrepancy_amount)) FROM pitwatch.table_hourly")[0]
     finally:
         wh.close()
@@ -68,8 +68,8 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
     t.add_row("rejected messages", f"{s['rejected']:,}")
     t.add_row("rounds settled", f"{s['rounds']:,}")
     t.add_row("bets checked", f"{s['bets']:,}")
-    wagered, paid, win, disc = (_euros(x) for x in s["money"])
-    t.add_row("handle / paid out / house win (EUR)", f"{wagered} / {paid} / {win}")
+    handle, drop, win, disc = (_euros(x) for x in s["money"])
+    t.add_row("handle / drop / win (EUR)", f"{handle} / {drop} / {win}")
     t.add_row("sum of payout discrepancies (EUR)", disc)
     t.add_row("pipeline wall time", f"{seconds:.1f} s ({produced / max(seconds, 1e-9):,.0f} msg/s end to end)")
     console.print(t)

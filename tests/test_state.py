@@ -95,17 +95,23 @@ def test_snapshot_carries_the_wheel_direction_000_L183():
 
 
 def test_snapshot_is_versioned_json_and_a_fixed_point():
-    """Version 1 upcasts to version 2 (no excused seqs) and nothing else changes; a version 2
-    snapshot dumps back to itself."""
+    """Version 1 upcasts to version 3: no excused seqs (v2) and an unknown float ledger (v3),
+    nothing else changes; a version 3 snapshot dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == 1 and STATE_VERSION == 2
+    assert doc["state_version"] == 1 and STATE_VERSION == 3
     again = dump_state(load_state(raw))
-    expected = dict(doc, state_version=2, sequence=dict(doc["sequence"], excused=[]))
+    unknown = {"anticipo": "0.00", "fills": "0.00", "credits": "0.00", "drop": "0.00", "cashed": "0.00",
+               "tips": "0.00", "bet_win": "0.00", "complete": False}
+    base = doc["engine"]["base"]
+    expected = dict(doc, state_version=3, sequence=dict(doc["sequence"], excused=[]),
+                    engine=dict(doc["engine"], base=dict(base, ctx=dict(base["ctx"], float=unknown))))
     assert json.loads(again) == expected
     assert dump_state(load_state(again)) == again
-    v2 = FIXTURE_V2.read_bytes()
-    assert json.loads(dump_state(load_state(v2))) == json.loads(v2)
+    v2 = json.loads(FIXTURE_V2.read_bytes())
+    v2_base = v2["engine"]["base"]
+    assert json.loads(dump_state(load_state(FIXTURE_V2.read_bytes()))) == dict(
+        v2, state_version=3, engine=dict(v2["engine"], base=dict(v2_base, ctx=dict(v2_base["ctx"], float=unknown))))
 
 
 def test_release_0_2_snapshot_keeps_the_excused_seq():

@@ -10,6 +10,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from pitwatch.detectors.figures import gaming_day
+from pitwatch.rules.accounting import bet_figures
 from pitwatch.rules.base import BetCheck, RoundVerdict, Violation, ViolationKind
 
 NAMESPACE = uuid.UUID("6c1f7f5e-3b1e-4d7e-9a35-2f5a1d0c9b11")
@@ -29,6 +31,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.REJECTED_EVENT: "medium",
     ViolationKind.TABLE_QUARANTINED: "high",
     ViolationKind.QUARANTINE_RELEASED: "low",
+    ViolationKind.FLOAT_DISCREPANCY: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist
@@ -137,9 +140,13 @@ def settlement_rows(verdict: RoundVerdict) -> list[dict[str, Any]]:
 
 
 def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict[str, Any]:
-    """One ``settlements`` row: expected vs recorded settlement of one bet."""
+    """One ``settlements`` row: expected vs recorded settlement of one bet, with its
+    accounting figures (``handle``, ``win``: :func:`pitwatch.rules.accounting.bet_figures`)
+    and the gaming day of the round's end (:func:`pitwatch.detectors.figures.gaming_day`)."""
     e, r = c.expected, c.recorded
+    fig = bet_figures(c)
     return {
+        "handle": fig.handle, "win": fig.win, "gaming_day": gaming_day(ended),
         "settlement_id": settlement_id(verdict.table_id, verdict.round_id, e.bet_id),
         "casino_id": verdict.casino_id, "table_id": verdict.table_id, "game": verdict.game,
         "ruleset_id": verdict.ruleset_id, "ruleset_hash": verdict.ruleset_hash,

@@ -12,17 +12,20 @@ from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
 from pitwatch.detectors.sequence import APPLY, SequenceChecker, SeqVerdict
+from pitwatch.rules.accounting import Movement, movement_of
 from pitwatch.rules.base import RoundVerdict, RuleError, Violation, ViolationKind
 from pitwatch.rules.engine import ENGINE_CITATION, TableEngine
 
 
 @dataclass
 class AuditOutput:
-    """What one event produced: finished round verdicts, alerts, or a rejection reason."""
+    """What one event produced: finished round verdicts, alerts, chip and cash movements
+    (:class:`~pitwatch.rules.accounting.Movement`), or a rejection reason."""
 
     verdicts: list[RoundVerdict] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     rejected: str | None = None
+    movements: list[Movement] = field(default_factory=list)
 
 
 NOTHING = AuditOutput()
@@ -123,8 +126,12 @@ class TableAuditor:
         return out
 
     def _apply(self, event: Any) -> list[Any]:
+        """The engine's outputs for ``event``, plus the chip or cash movement it records once
+        the engine applied it (:func:`~pitwatch.rules.accounting.movement_of`)."""
         try:
-            return self.engine.apply(event)
+            produced = self.engine.apply(event)
+            m = movement_of(event)
+            return produced if m is None else [*produced, m]
         except RuleError as exc:
             return [Violation(
                 ViolationKind.REJECTED_EVENT,
@@ -136,5 +143,7 @@ class TableAuditor:
             if isinstance(item, RoundVerdict):
                 out.verdicts.append(item)
                 out.alerts.extend(round_alerts(item))
+            elif isinstance(item, Movement):
+                out.movements.append(item)
             else:
                 out.alerts.append(self._alert(item, event))

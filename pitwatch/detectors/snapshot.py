@@ -5,10 +5,10 @@ changelog is a Kafka topic), so the format outlives any one release of pitwatch.
 JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
 an attribute to a class still reads every snapshot written before.
 
-Format, ``state_version`` 2 (UTF-8 JSON object)::
+Format, ``state_version`` 3 (UTF-8 JSON object)::
 
     {
-      "state_version": 2,
+      "state_version": 3,
       "table_id": "RF-01",
       "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
@@ -21,7 +21,11 @@ Format, ``state_version`` 2 (UTF-8 JSON object)::
           "ctx": null | {"casino_id": ..., "table_id": ..., "game": ..., "ruleset_id": ...,
                          "min_bet": "10.00", "max_bet": "2000.00", "options": {...},
                          "dealer_id": "D-07" | null,
-                         "carry": {...game state across rounds, JSON types only...}},
+                         "carry": {...game state across rounds, JSON types only...},
+                         "float": {"anticipo": "5000.00", "fills": "0.00",  # the session's
+                                   "credits": "0.00", "drop": "850.00",     # float ledger
+                                   "cashed": "0.00", "tips": "15.00",       # (euros)
+                                   "bet_win": "-120.00", "complete": true}},
           "unopened_events": 0},
         "pending": [{...event as JSON...}, ...]               # events applied since, in order
       }
@@ -33,7 +37,10 @@ The open round is not stored as game-module internals: it is rebuilt on load by 
 Versioning: :data:`STATE_VERSION` is the version written. Every older version has an
 upcaster in :data:`UPCASTERS` (``N -> N+1``, a pure function over the decoded dict); loading
 applies them in turn. Version 1 (release 0.1) had no ``sequence.excused``: it upcasts to an
-empty list. A snapshot of a newer version than this release knows, or one that fails
+empty list. Version 2 had no float ledger: it upcasts to an empty ledger marked incomplete
+(``"complete": false``), so a session that began before the upgrade is not reconciled at its
+close (its earlier chips and cash are unknown) while every later session is.
+A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
 """
@@ -52,7 +59,7 @@ from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 class StateError(ValueError):
@@ -112,7 +119,20 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     return dict(doc, state_version=2, sequence=seq)
 
 
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 -> 3: the table context gains its float ledger, unknown for a session
+    already open (an empty ledger with ``complete`` false: not reconciled at its close)."""
+    engine = doc.get("engine")
+    base = engine.get("base") if isinstance(engine, dict) else None
+    ctx = base.get("ctx") if isinstance(base, dict) else None
+    if isinstance(engine, dict) and isinstance(base, dict) and isinstance(ctx, dict) and "float" not in ctx:
+        unknown = {k: "0.00" for k in ("anticipo", "fills", "credits", "drop", "cashed", "tips", "bet_win")}
+        ctx = dict(ctx, float=dict(unknown, complete=False))
+        doc = dict(doc, engine=dict(engine, base=dict(base, ctx=ctx)))
+    return dict(doc, state_version=3)
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 

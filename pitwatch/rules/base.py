@@ -208,12 +208,13 @@ class ViolationKind:
     REJECTED_EVENT = "rejected_event"
     TABLE_QUARANTINED = "table_quarantined"
     QUARANTINE_RELEASED = "quarantine_released"
+    FLOAT_DISCREPANCY = "float_discrepancy"
 
     ALL: ClassVar[tuple[str, ...]] = (
         PAYOUT_DISCREPANCY, UNKNOWN_BET_SETTLED, BET_BELOW_MINIMUM, BET_ABOVE_MAXIMUM,
         INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
         PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT, REJECTED_EVENT, TABLE_QUARANTINED,
-        QUARANTINE_RELEASED,
+        QUARANTINE_RELEASED, FLOAT_DISCREPANCY,
     )
 
 
@@ -234,6 +235,11 @@ class ExpectedSettlement:
     ``returned - commission``); ``outcome`` a short word (``win``, ``lose``, ``push``,
     ``half_back``, ``en_prison``, ``released``, ``void``, ``blackjack``...);
     ``citation`` the rule applied; ``detail`` a human explanation (hands, totals).
+
+    For accounting (:mod:`pitwatch.rules.accounting`): ``carried`` is what stays on the layout
+    for a later round (a roulette bet kept en prison: its held amount; 0 when this round
+    resolves the bet); ``initial`` the bet's original stake when ``stake`` differs from it (a
+    blackjack double or split, a prisoner's held amount), else ``None``.
     """
 
     bet_id: str
@@ -245,10 +251,18 @@ class ExpectedSettlement:
     commission: Decimal = ZERO
     citation: str = ""
     detail: str = ""
+    carried: Decimal = ZERO
+    initial: Decimal | None = None
 
     @property
     def net(self) -> Decimal:
+        """Euros the player nets: ``returned - commission``."""
         return self.returned - self.commission
+
+    @property
+    def wager(self) -> Decimal:
+        """The bet's original stake (euros): ``initial`` if given, else ``stake``."""
+        return self.stake if self.initial is None else self.initial
 
 
 @dataclass(frozen=True, slots=True)

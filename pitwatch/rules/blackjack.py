@@ -525,7 +525,8 @@ class BlackjackRound(GameRound):
             outcome = words[0] if len(set(words)) == 1 else "split"
             out.append(ExpectedSettlement(
                 bet.bet_id, bet.player_id, bet.spot, _money(stake), outcome, _money(returned), ZERO,
-                "; ".join(self._cite(k) for k in keys), "; ".join(parts) + f"; {dealer_desc}"))
+                "; ".join(self._cite(k) for k in keys), "; ".join(parts) + f"; {dealer_desc}",
+                initial=bet.stake))
         for bet_id, (amount, _eid) in self.insurance.items():
             insured = self.bets.get(bet_id)
             if insured is None:

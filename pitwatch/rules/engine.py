@@ -13,6 +13,10 @@ Common rules enforced here, for every game:
 - Every bet's recorded settlement is compared with the expected one; the difference is a
   ``payout_discrepancy`` violation (positive amount = over-payment) citing the payout rule.
 - A settlement recorded for a bet that was never placed is ``unknown_bet_settled``.
+- Chips and cash (anticipo, drop, cashed, fills, credits, tips: the
+  :func:`~pitwatch.rules.accounting.movement_of` each event) are kept in the session's float
+  ledger; at ``table_closed`` with a closing count the float is reconciled
+  (``float_discrepancy``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Mapping
 
+from pitwatch.rules.accounting import FLOAT_CITATION, bet_figures, movement_of
 from pitwatch.rules.base import (
     REFUSED,
     Bet,
@@ -41,6 +46,9 @@ NO_MORE_BETS_CITATION = {
     "blackjack": "no_more_bets",
     "punto_banca": "no_more_bets",
 }
+
+MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "table_credit", "tip_received"})
+"""Table-level chip and cash events (``table_opened``/``table_closed`` carry movements too)."""
 
 ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
 
@@ -115,6 +123,32 @@ class TableEngine:
             "stored but not judged until the table is opened with a known ruleset",
             ENGINE_CITATION, (str(event.event_id),))]
 
+    def _movement(self, event: Any) -> None:
+        """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""
+        m = movement_of(event)
+        if m is not None and self.ctx is not None:
+            self.ctx.ledger.record(m)
+
+    def _reconcile(self, event: Any) -> list[Any]:
+        """Float reconciliation at ``table_closed``: the count-based win of the session must
+        equal the bets' win (:mod:`pitwatch.rules.accounting`); a difference is a
+        ``float_discrepancy`` of that amount (negative: chips missing from the float)."""
+        count = event.closing_count
+        assert self.ctx is not None
+        led = self.ctx.ledger
+        if count is None or not led.complete:
+            return []
+        diff = led.count_win(count) - led.bet_win
+        if diff == 0:
+            return []
+        what = "missing from" if diff < 0 else "extra in"
+        return [Violation(
+            ViolationKind.FLOAT_DISCREPANCY,
+            f"float of table {self.table_id}: {abs(diff)} EUR {what} the float at the close. Count-based win "
+            f"{led.count_win(count)} EUR (closing count {count} - anticipo {led.anticipo} - fills {led.fills} "
+            f"+ credits {led.credits} + drop {led.drop} - cashed {led.cashed}) against the bets' win {led.bet_win} EUR",
+            FLOAT_CITATION, (str(event.event_id),), amount=diff)]
+
     def _start_round(self, event: Any, last: bool) -> list[Any]:
         out: list[Any] = []
         if self.ctx is None:
@@ -177,6 +211,8 @@ class TableEngine:
                     f"settlement of {rec.returned} EUR recorded for bet {rec.bet_id}, "
                     "which is not on the layout in this round",
                     ENGINE_CITATION, (rec.event_id,), rec.bet_id, None, rec.net))
+        for c in checks:
+            self.ctx.ledger.bet_win += bet_figures(c).win
         return RoundVerdict(
             casino_id=self.ctx.casino_id, table_id=self.table_id, game=self.ctx.game,
             ruleset_id=self.ctx.ruleset.id, ruleset_hash=self.ctx.ruleset.content_hash,
@@ -263,6 +299,13 @@ class TableEngine:
                 options=dict(event.options), carry=carry,
             )
             out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event) if self.ctx.game in GAMES else [])
+            self._movement(event)
+            return out
+
+        if t in MOVEMENT_EVENTS:  # chips and cash: table-level whether or not a round is open
+            if self.ctx is None:
+                return self._unopened(event)
+            self._movement(event)
             return out
 
         if event.round_id is None:
@@ -281,6 +324,9 @@ class TableEngine:
                     ENGINE_CITATION, (eid,)))
                 out.append(self._close_round(event))
             out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event))
+            if t == "table_closed":
+                self._movement(event)
+                out.extend(self._reconcile(event))
             return out
 
         # ---- round events

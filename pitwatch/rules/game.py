@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar, Mapping
 
+from pitwatch.rules.accounting import FloatLedger
 from pitwatch.rules.base import (
     Bet,
     ExpectedSettlement,
@@ -34,6 +35,7 @@ class TableContext:
     ``carry`` is owned by the game module for state that crosses rounds (imprisoned
     roulette bets, previous spin direction, shoe state); it must hold only JSON types (str, int,
     bool, None, lists, dicts; money as strings), because it is stored in the table snapshot.
+    ``ledger`` is the float account of the session (:class:`~pitwatch.rules.accounting.FloatLedger`).
     """
 
     casino_id: str
@@ -45,6 +47,7 @@ class TableContext:
     options: dict[str, str] = field(default_factory=dict)
     dealer_id: str | None = None
     carry: dict[str, Any] = field(default_factory=dict)
+    ledger: FloatLedger = field(default_factory=FloatLedger)
 
     def option(self, name: str, default: str | None = None) -> str:
         """Table option ``name``: the value ``table_opened`` set, else the ruleset's ``[options]``
@@ -64,7 +67,7 @@ class TableContext:
             "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
             "ruleset_id": self.ruleset.id, "min_bet": str(self.min_bet), "max_bet": str(self.max_bet),
             "options": dict(self.options), "dealer_id": self.dealer_id,
-            "carry": copy.deepcopy(self.carry),
+            "carry": copy.deepcopy(self.carry), "float": self.ledger.to_dict(),
         }
 
     @classmethod
@@ -77,7 +80,7 @@ class TableContext:
             casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
             ruleset=load_ruleset(rid, (versions or {}).get(rid)), min_bet=Decimal(d["min_bet"]),
             max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
-            carry=copy.deepcopy(d["carry"]),
+            carry=copy.deepcopy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]),
         )
 
 

@@ -448,11 +448,12 @@ class RouletteRound(GameRound):
                 out.append(ExpectedSettlement(bid, p["player_id"], p["spot"], held, "released", held, ZERO,
                                               self._cite("prison_release") if zeros == 1 else
                                               f"{self._cite('prison_release')}; {self._cite('zero_repeat')}",
-                                              f"{n}: {p['spot']} wins, released without winnings ({since})"))
+                                              f"{n}: {p['spot']} wins, released without winnings ({since})",
+                                              initial=initial))
             else:
                 out.append(ExpectedSettlement(bid, p["player_id"], p["spot"], held, "lose", ZERO, ZERO,
                                               self._cite("prison_release"),
-                                              f"{n}: {p['spot']} loses, lost for good ({since})"))
+                                              f"{n}: {p['spot']} loses, lost for good ({since})", initial=initial))
         return out
 
     def _settle_bet(self, bet: Bet, n: int | None) -> ExpectedSettlement:
@@ -486,14 +487,15 @@ class RouletteRound(GameRound):
             return ExpectedSettlement(bet_id, player_id, spot, stake, "half_back", amount, ZERO,
                                       self._cite("zero_last_spin"),
                                       f"zero number {k} on the last spin: compulsory refund of {amount} "
-                                      f"of the initial {initial} ({what})")
+                                      f"of the initial {initial} ({what})", initial=initial)
         if fate == "half_back":
             amount = refund_amount(self.ctx, initial, k)
             cite = self._cite("zero_choice")
             if repeat:
                 cite = f"{cite}; {self._cite('zero_repeat')}"
             return ExpectedSettlement(bet_id, player_id, spot, stake, "half_back", amount, ZERO, cite,
-                                      f"zero number {k}: half back, {amount} of the initial {initial} ({what})")
+                                      f"zero number {k}: half back, {amount} of the initial {initial} ({what})",
+                                      initial=initial)
         forced = self.decisions.get(bet_id, ("",))[0] == "half_back" or (
             bet_id not in self.decisions and self.ctx.option("zero_default") == "half_back")
         cite = self._cite("zero_floor") if forced else (
@@ -501,7 +503,8 @@ class RouletteRound(GameRound):
         kept = held_amount(self.ctx, initial, k)
         return ExpectedSettlement(bet_id, player_id, spot, stake, "en_prison", ZERO, ZERO, cite,
                                   f"zero number {k}: en prison holding {kept} of the initial {initial} ({what})"
-                                  + (" — below the table minimum, it must stay in prison" if forced else ""))
+                                  + (" — below the table minimum, it must stay in prison" if forced else ""),
+                                  carried=kept, initial=initial)
 
     def check(self) -> list[Violation]:
         """End-of-spin procedure checks: a spin with bets (or prisoners) but no result; a result

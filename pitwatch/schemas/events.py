@@ -137,9 +137,15 @@ class TableOpened(EventBase):
 
 
 class TableClosed(EventBase):
-    """The table closes (end of session). Closing with a round open is a procedure violation."""
+    """The table closes (end of session). Closing with a round open is a procedure violation.
+
+    ``closing_count`` is the chips counted at the table at the close, in euros (the float tray
+    and the commission slot; not the tips): with it, the float of the session is reconciled
+    against the bets' win (see :mod:`pitwatch.rules.accounting`). Without it nothing is
+    reconciled."""
 
     type: Literal["table_closed"] = "table_closed"
+    closing_count: Money | None = None
 
 
 class DealerAssigned(EventBase):
@@ -229,6 +235,33 @@ class ChipsTransferred(EventBase):
     from_player: Id
     to_player: Id
     amount: Money
+
+
+class TableFill(EventBase):
+    """A fill: chips worth ``amount`` euros brought from the cage to the table's float
+    (``slip_id``: the fill slip, if any)."""
+
+    type: Literal["table_fill"] = "table_fill"
+    amount: Money
+    slip_id: Id | None = None
+
+
+class TableCredit(EventBase):
+    """A credit: chips worth ``amount`` euros taken from the table's float to the cage
+    (``slip_id``: the credit slip, if any)."""
+
+    type: Literal["table_credit"] = "table_credit"
+    amount: Money
+    slip_id: Id | None = None
+
+
+class TipReceived(EventBase):
+    """A tip («propina») of ``amount`` euros put in the tips slot, from ``player_id`` if known
+    (000 L443, L453; 004 L1591, L1647): the employees', not part of the table's float or win."""
+
+    type: Literal["tip_received"] = "tip_received"
+    amount: Money
+    player_id: Id | None = None
 
 
 # --------------------------------------------------------------------------- rounds
@@ -359,6 +392,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     TableOpened, TableClosed, DealerAssigned, LimitsChanged,
     ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
     PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
+    TableFill, TableCredit, TipReceived,
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
 )
@@ -368,6 +402,7 @@ Event = Annotated[
         TableOpened, TableClosed, DealerAssigned, LimitsChanged,
         ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
         PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
+        TableFill, TableCredit, TipReceived,
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
     ],

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, settlement_rows
 from pitwatch.detectors.auditor import Quarantine, TableAuditor
+from pitwatch.detectors.figures import movement_row
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
 from pitwatch.rules.base import RoundVerdict, Violation, ViolationKind, load_ruleset
 from pitwatch.rules.engine import ENGINE_CITATION
@@ -69,7 +70,7 @@ class BatchResult:
 
     messages: list[OutMessage] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=lambda: {
-        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": [], "parked": []})
+        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": [], "parked": [], "movements": []})
     states: dict[str, bytes] = field(default_factory=dict)
     consumed: int = 0
     skipped: int = 0
@@ -213,6 +214,7 @@ class BatchProcessor:
             self._reject(b, m, out.rejected)
         else:
             b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
+        b.res.rows["movements"].extend(movement_row(mv, event) for mv in out.movements)
         self._emit(b, event, out.verdicts, out.alerts)
 
     def _emit(self, b: _Batch, event: Any, verdicts: list[RoundVerdict], alerts: list[Alert]) -> None:

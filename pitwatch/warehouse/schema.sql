@@ -11,8 +11,10 @@
 --     column of its ORDER BY, read with FINAL where duplicates could matter; the writer
 --     (Warehouse.insert_new) inserts only ids it has not stored yet, so duplicates exist
 --     only after a concurrent double write;
---   * table_hourly is a SummingMergeTree fed by a materialized view: read it with
---     sum(...) GROUP BY, because parts are summed only when they merge.
+--   * table_hourly is a SummingMergeTree fed by two materialized views (settlements and
+--     movements): read it with sum(...) GROUP BY, because parts are summed only when they
+--     merge. Each figure is computed once, per row, by pitwatch (handle, win, theoretical
+--     win, gaming day: see pitwatch.rules.accounting); the views only sum.
 -- The code learns tables, columns and types from the database once these statements ran:
 -- a table or column added here needs no code change. A row left without a column gets
 -- '' / 0 / 0.00 / [] by type; <x>_ms gets the milliseconds of <x>_at; ingested_at gets
@@ -67,6 +69,10 @@ CREATE TABLE IF NOT EXISTS pitwatch.settlements
     discrepancy          Decimal(18, 2),
     citation             String,
     detail               String,
+    handle               Decimal(18, 2),
+    win                  Decimal(18, 2),
+    theoretical_win      Decimal(18, 4),
+    gaming_day           Date,
     settled_at           DateTime('UTC'),
     settled_ms           UInt16
 )
@@ -148,38 +154,98 @@ ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(parked_at)
 ORDER BY (table_id, parked_id);
 
+-- Chips and cash of a table, one row per event (id = the event's): kind is anticipo (the
+-- float given at table_opened), drop (chips_bought), cashed (chips_cashed), fill, credit,
+-- tip or closing_count (the chips counted at table_closed).
+CREATE TABLE IF NOT EXISTS pitwatch.movements
+(
+    movement_id  String,
+    casino_id    String,
+    table_id     String,
+    game         String,
+    kind         String,
+    amount       Decimal(18, 2),
+    player_id    String,
+    gaming_day   Date,
+    occurred_at  DateTime('UTC'),
+    occurred_ms  UInt16
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(occurred_at)
+ORDER BY (table_id, movement_id);
+
+-- The table-games figures per table, gaming day (Europe/Madrid, from 06:00 local time) and
+-- UTC hour. Hold % = win / drop (and win / handle) is computed by the reader from the sums.
 CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
 (
     casino_id            String,
     table_id             String,
     game                 String,
+    gaming_day           Date,
     hour                 DateTime('UTC'),
     bets                 UInt64,
-    wagered              Decimal(18, 2),
+    handle               Decimal(18, 2),
+    win                  Decimal(18, 2),
+    theoretical_win      Decimal(18, 4),
     expected_payout      Decimal(18, 2),
     recorded_payout      Decimal(18, 2),
     commission           Decimal(18, 2),
-    house_win            Decimal(18, 2),
     discrepancies        UInt64,
-    discrepancy_amount   Decimal(18, 2)
+    discrepancy_amount   Decimal(18, 2),
+    drop                 Decimal(18, 2),
+    cashed               Decimal(18, 2),
+    fills                Decimal(18, 2),
+    credits              Decimal(18, 2),
+    tips                 Decimal(18, 2)
 )
 ENGINE = SummingMergeTree()
 PARTITION BY toYYYYMM(hour)
-ORDER BY (casino_id, table_id, game, hour);
+ORDER BY (casino_id, table_id, game, gaming_day, hour);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_mv TO pitwatch.table_hourly
 AS SELECT
     casino_id,
     table_id,
     game,
+    gaming_day,
     toStartOfHour(settled_at) AS hour,
     toUInt64(count()) AS bets,
-    toDecimal64(sum(stake), 2) AS wagered,
+    toDecimal64(sum(handle), 2) AS handle,
+    toDecimal64(sum(win), 2) AS win,
+    toDecimal64(sum(theoretical_win), 4) AS theoretical_win,
     toDecimal64(sum(expected_returned) - sum(expected_commission), 2) AS expected_payout,
     toDecimal64(sum(recorded_returned) - sum(recorded_commission), 2) AS recorded_payout,
     toDecimal64(sum(recorded_commission), 2) AS commission,
-    toDecimal64(sum(stake) - (sum(recorded_returned) - sum(recorded_commission)), 2) AS house_win,
     toUInt64(countIf(discrepancy != 0)) AS discrepancies,
-    toDecimal64(sum(abs(discrepancy)), 2) AS discrepancy_amount
+    toDecimal64(sum(abs(discrepancy)), 2) AS discrepancy_amount,
+    toDecimal64(0, 2) AS drop,
+    toDecimal64(0, 2) AS cashed,
+    toDecimal64(0, 2) AS fills,
+    toDecimal64(0, 2) AS credits,
+    toDecimal64(0, 2) AS tips
 FROM pitwatch.settlements
-GROUP BY casino_id, table_id, game, hour;
+GROUP BY casino_id, table_id, game, gaming_day, hour;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_movements_mv TO pitwatch.table_hourly
+AS SELECT
+    casino_id,
+    table_id,
+    game,
+    gaming_day,
+    toStartOfHour(occurred_at) AS hour,
+    toUInt64(0) AS bets,
+    toDecimal64(0, 2) AS handle,
+    toDecimal64(0, 2) AS win,
+    toDecimal64(0, 4) AS theoretical_win,
+    toDecimal64(0, 2) AS expected_payout,
+    toDecimal64(0, 2) AS recorded_payout,
+    toDecimal64(0, 2) AS commission,
+    toUInt64(0) AS discrepancies,
+    toDecimal64(0, 2) AS discrepancy_amount,
+    toDecimal64(sumIf(amount, kind = 'drop'), 2) AS drop,
+    toDecimal64(sumIf(amount, kind = 'cashed'), 2) AS cashed,
+    toDecimal64(sumIf(amount, kind = 'fill'), 2) AS fills,
+    toDecimal64(sumIf(amount, kind = 'credit'), 2) AS credits,
+    toDecimal64(sumIf(amount, kind = 'tip'), 2) AS tips
+FROM pitwatch.movements
+GROUP BY casino_id, table_id, game, gaming_day, hour;

@@ -32,6 +32,9 @@ def settlement(i: int, **kw) -> dict:
         "discrepancy": Decimal("0.00"),
         "citation": "000_e1555249d49967be.txt L133",
         "detail": "",
+        "handle": Decimal("10.00"),
+        "win": Decimal("-10.00"),
+        "gaming_day": dt.date(2026, 3, 14),
         "settled_at": T0 + dt.timedelta(minutes=7 * i),
     }
     row.update(kw)

@@ -20,8 +20,9 @@ from pitwatch.warehouse import open_warehouse, schema_statements
 
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
-ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "table_hourly", "table_hourly_mv"}
-SUMS = ("wagered", "expected_payout", "recorded_payout", "commission", "house_win", "discrepancy_amount")
+ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "movements",
+               "table_hourly", "table_hourly_mv", "table_hourly_movements_mv"}
+SUMS = ("handle", "win", "expected_payout", "recorded_payout", "commission", "discrepancy_amount")
 
 
 def _objects(wh) -> set[str]:
@@ -33,7 +34,7 @@ def _hourly(wh, casino_id: str | None = None) -> dict:
     where = "casino_id = %(c)s" if casino_id else "1"
     out = {}
     for r in wh.rows("table_hourly", where, {"c": casino_id} if casino_id else None):
-        out[(r["casino_id"], r["table_id"], r["game"], r["hour"])] = r
+        out[(r["casino_id"], r["table_id"], r["game"], r["gaming_day"], r["hour"])] = r
     return out
 
 
@@ -41,13 +42,13 @@ def _expected_hourly(rows: list[dict]) -> dict:
     exp: dict = defaultdict(lambda: defaultdict(lambda: Decimal("0.00")))
     for s in rows:
         hour = s["settled_at"].replace(minute=0, second=0, microsecond=0)
-        e = exp[(s["casino_id"], s["table_id"], s["game"], hour)]
+        e = exp[(s["casino_id"], s["table_id"], s["game"], s["gaming_day"], hour)]
         e["bets"] += 1
-        e["wagered"] += s["stake"]
+        e["handle"] += s["handle"]
+        e["win"] += s["win"]
         e["expected_payout"] += s["expected_returned"] - s["expected_commission"]
         e["recorded_payout"] += s["recorded_returned"] - s["recorded_commission"]
         e["commission"] += s["recorded_commission"]
-        e["house_win"] += s["stake"] - (s["recorded_returned"] - s["recorded_commission"])
         e["discrepancies"] += 1 if s["discrepancy"] != 0 else 0
         e["discrepancy_amount"] += abs(s["discrepancy"])
     return exp
@@ -156,6 +157,7 @@ def test_table_hourly_is_exact_to_the_cent_before_and_after_merges(warehouse):
             i, table_id=f"T-{rng.randrange(4)}", game=rng.choice(["roulette", "blackjack"]),
             stake=stake, expected_returned=ret, expected_commission=comm,
             recorded_returned=ret + diff, recorded_commission=comm, discrepancy=diff,
+            handle=stake, win=stake - (ret + diff - comm),
             settled_at=T0 + dt.timedelta(seconds=rng.randrange(6 * 3600)),
         ))
     for start in range(0, 600, 50):  # many inserts -> many unmerged parts
@@ -179,7 +181,7 @@ def test_table_hourly_sums_any_cents_exactly(warehouse, data):
     casino = uuid.uuid4()
     rows = [settlement(i, casino_id=str(casino), settlement_id=f"{casino}-{i}",
                        table_id=f"T-{t}", stake=stake, recorded_returned=ret,
-                       recorded_commission=comm, discrepancy=diff,
+                       recorded_commission=comm, discrepancy=diff, handle=stake, win=diff - ret,
                        settled_at=T0 + dt.timedelta(seconds=sec))
             for i, (stake, diff, ret, comm, t, sec) in enumerate(data)]
     assert warehouse.insert_new("settlements", rows) == len(rows)

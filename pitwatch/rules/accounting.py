@@ -1,0 +1,162 @@
+"""Table-games accounting: the figures of each bet and the float of a table session.
+
+Standard meaning of each figure, computed here once (the warehouse only sums them):
+
+* **handle** — the sum of the original stakes of resolved wagers. A bet counts once, on the
+  round that resolves it, at its original stake (:attr:`ExpectedSettlement.wager`): a roulette
+  bet imprisoned by a zero and released a spin later counts its 10 € once; a blackjack double
+  or split is a decision on the same wager (its result is in the win, not in the handle). A
+  bet that is no wager (refused) or whose round was voided has no handle.
+* **win** — what the bet left with the house: euros at stake in the round minus the player's
+  net return (``returned - commission``) minus what stays on the layout for a later round
+  (a bet kept en prison). So commissions and cagnotte are part of the win, and an imprisoned
+  bet wins nothing for the house until it is settled. The return is what the dealer recorded;
+  when nothing was recorded, what the rules say was due (that missing record is itself
+  flagged by the engine).
+* **theoretical win** — handle x the bet's house edge under its ruleset (computed elsewhere).
+* **drop** — cash and markers exchanged for chips at the table (``chips_bought``); chips
+  cashed at the table (``chips_cashed``) are kept apart, as are fills and credits (chips from
+  the cage to the table and back) and tips («propinas», dropped in their own slot: they are
+  the employees', never the float's: 000 L443, L453; 004 L1591, L1647).
+
+Float reconciliation: the table's float («anticipo», 000 L175; 004 L375, L5686) is counted at
+the close. The count-based win of the session
+
+    closing count - anticipo - fills + credits + drop - cashed
+
+must equal the bet-derived win (the sum of ``win`` over the session's settlements, commissions
+and cagnotte included: the closing count is everything the table holds, the commission slot
+too). A difference means chips are missing from (negative) or extra in (positive) the float.
+
+Everything here is pure: no I/O, no clock. Euros are ``Decimal``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from pitwatch.rules.base import REFUSED, BetCheck
+from pitwatch.schemas.money import ZERO
+
+FLOAT_CITATION = ("pitwatch accounting (float reconciliation: count-based win = bet-derived win); "
+                  "the table's anticipo and its cash box: 000 L175; 004 L375, L5686")
+"""Cited by a float discrepancy: the check is an accounting control on the anticipo the
+regulations give each table, not a rule of a game."""
+
+NO_WAGER = frozenset({REFUSED, "void"})
+"""Expected outcomes of a bet that was no wager at all (refused chips, voided round)."""
+
+MOVEMENT_KINDS = ("anticipo", "drop", "cashed", "fill", "credit", "tip", "closing_count")
+"""Kinds of chip and cash movements of a table (see :class:`Movement`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BetFigures:
+    """Accounting figures of one settlement row, in euros: ``handle`` (the original stake if
+    the row resolves a wager, else 0) and ``win`` (the house's win from this row; negative
+    when the player won)."""
+
+    handle: Decimal
+    win: Decimal
+
+
+def bet_figures(check: BetCheck) -> BetFigures:
+    """Handle and win of one bet check (see the module docstring for the definitions).
+
+    ``check.expected.stake`` is the euros at stake this round, ``carried`` what stays on the
+    layout for a later round; the return is the recorded one, or the expected one when the
+    dealer recorded nothing."""
+    e, r = check.expected, check.recorded
+    net = r.net if r is not None else e.net
+    win = e.stake - net - e.carried
+    if e.outcome in NO_WAGER or e.carried:
+        return BetFigures(ZERO, win)
+    return BetFigures(e.wager, win)
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """A chip or cash movement of a table, from one event: ``kind`` is one of
+    :data:`MOVEMENT_KINDS`, ``amount`` euros (>= 0), ``player_id`` the player's, if any.
+    ``event_id`` identifies it (one movement per event)."""
+
+    kind: str
+    amount: Decimal
+    event_id: str
+    player_id: str = ""
+
+
+_EVENT_MOVEMENT = {
+    "chips_bought": "drop", "chips_cashed": "cashed", "table_fill": "fill",
+    "table_credit": "credit", "tip_received": "tip",
+}
+
+
+def movement_of(event: Any) -> Movement | None:
+    """The movement an event records, or ``None``: ``table_opened`` (its ``float_amount``, the
+    anticipo), ``table_closed`` with a ``closing_count``, ``chips_bought`` (drop),
+    ``chips_cashed``, ``table_fill``, ``table_credit`` and ``tip_received``."""
+    t = event.type
+    eid = str(event.event_id)
+    if t == "table_opened":
+        return Movement("anticipo", event.float_amount, eid)
+    if t == "table_closed":
+        count = getattr(event, "closing_count", None)
+        return None if count is None else Movement("closing_count", count, eid)
+    kind = _EVENT_MOVEMENT.get(t)
+    if kind is None:
+        return None
+    return Movement(kind, event.amount, eid, getattr(event, "player_id", None) or "")
+
+
+@dataclass
+class FloatLedger:
+    """The running float account of one table session (from ``table_opened`` to
+    ``table_closed``), euros. ``complete`` is false when the session began before this ledger
+    was kept (a table state written by an older release): such a session is not reconciled."""
+
+    anticipo: Decimal = ZERO
+    fills: Decimal = ZERO
+    credits: Decimal = ZERO
+    drop: Decimal = ZERO
+    cashed: Decimal = ZERO
+    tips: Decimal = ZERO
+    bet_win: Decimal = ZERO
+    complete: bool = True
+    _fields: tuple[str, ...] = field(default=("anticipo", "fills", "credits", "drop", "cashed", "tips", "bet_win"),
+                                     init=False, repr=False, compare=False)
+
+    def record(self, m: Movement) -> None:
+        """Add a movement (the anticipo starts the session; a closing count changes nothing)."""
+        if m.kind == "anticipo":
+            self.anticipo += m.amount
+        elif m.kind == "drop":
+            self.drop += m.amount
+        elif m.kind == "cashed":
+            self.cashed += m.amount
+        elif m.kind == "fill":
+            self.fills += m.amount
+        elif m.kind == "credit":
+            self.credits += m.amount
+        elif m.kind == "tip":
+            self.tips += m.amount
+
+    def count_win(self, closing_count: Decimal) -> Decimal:
+        """Count-based win: ``closing_count - anticipo - fills + credits + drop - cashed``."""
+        return closing_count - self.anticipo - self.fills + self.credits + self.drop - self.cashed
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (euros as strings). Inverse: :meth:`from_dict`."""
+        d: dict[str, Any] = {k: str(getattr(self, k)) for k in self._fields}
+        d["complete"] = self.complete
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "FloatLedger":
+        """Rebuild from :meth:`to_dict`; raises ``KeyError``/``ArithmeticError`` if malformed."""
+        led = cls(complete=bool(d["complete"]))
+        for k in led._fields:
+            setattr(led, k, Decimal(d[k]))
+        return led
