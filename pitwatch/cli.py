@@ -38,7 +38,9 @@ DEFAULT_DATA = Path("pitwatch-data")
 
 
 def _fail(msg: str, code: int = 2) -> NoReturn:
-    err.print(f"[red]error:[/red] {msg}")
+    from rich.markup import escape
+
+    err.print(f"[red]error:[/red] {escape(msg)}")  # a message is text: "[local]" is not markup
     raise typer.Exit(code)
 
 
