@@ -42,11 +42,11 @@ $(BIN)/python:
 
 # Re-run when the project's dependencies change.
 $(STAMPS)/pip: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test]'
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test,local]'
 	@mkdir -p $(STAMPS) && touch $@
 
 $(STAMPS)/bench: pyproject.toml $(STAMPS)/pip
-	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test,bench]'
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test,bench,local]'
 	@mkdir -p $(STAMPS) && touch $@
 
 # Debian's ClickHouse server (tests run the warehouse against it) and kcat. Installed only

@@ -28,6 +28,8 @@ quarantine_app = typer.Typer(help="Tables quarantined after a poison event: list
 app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(replay_app, name="replay")
 app.add_typer(rulesets_app, name="rulesets")
+docs_app = typer.Typer(help="Documentation generated from the code.", no_args_is_help=True)
+app.add_typer(docs_app, name="docs")
 
 console = Console()
 err = Console(stderr=True)
@@ -36,7 +38,9 @@ DEFAULT_DATA = Path("pitwatch-data")
 
 
 def _fail(msg: str, code: int = 2) -> NoReturn:
-    err.print(f"[red]error:[/red] {msg}")
+    from rich.markup import escape
+
+    err.print(f"[red]error:[/red] {escape(msg)}")  # a message is text: "[local]" is not markup
     raise typer.Exit(code)
 
 
@@ -451,6 +455,27 @@ def quarantine_release(
     except ProduceError as exc:
         _fail(f"release not sent: {exc}")
     console.print(f"release of {table_id} sent to {topic}; `pitwatch quarantine list` shows when it is applied")
+
+
+@docs_app.command("games")
+def docs_games(
+    out: Path = typer.Option(Path("docs/games"), "--out", help="Directory of the pages (docs/games of the repository)."),
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 listing the pages that are stale."),
+):
+    """Write docs/games/: one Markdown page per ruleset (every payout, limit, option and rule with
+    its citation, every ambiguity with the choice made) and an index, generated from the rulesets."""
+    from pitwatch.docs.games import render_pages, stale_pages, write_pages
+
+    pages = render_pages()
+    if not check:
+        console.print(f"wrote {len(write_pages(pages, out))} pages to {out}")
+        return
+    stale = stale_pages(pages, out)
+    for name in stale:
+        err.print(f"stale: {out / name}", soft_wrap=True, highlight=False)
+    if stale:
+        _fail(f"{len(stale)} stale page(s): run `pitwatch docs games`", 1)
+    console.print(f"{out}: {len(pages)} pages up to date")
 
 
 def main() -> None:  # pragma: no cover

@@ -92,11 +92,22 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
 
 
 def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: Console) -> int:
-    """Run the demo; returns a process exit code (0 on success)."""
+    """Run the demo; returns a process exit code (0 on success, 2 when the local broker or chDB,
+    the ``local`` extra, is not installed)."""
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pitwatch.streams.broker import LocalBroker
+    from pitwatch.streams.broker import BrokerError, LocalBroker, find_tansu
     from pitwatch.streams.producer import produce_jsonl
+    from pitwatch.warehouse import WarehouseError
+    from pitwatch.warehouse.chdb_backend import require_chdb
+
+    try:  # before an evening is simulated: the demo runs on the local broker and chDB
+        find_tansu()
+        require_chdb()
+    except (BrokerError, WarehouseError) as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
+        return 2
 
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)

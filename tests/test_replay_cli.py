@@ -3,8 +3,8 @@ money as two-decimal strings, UTC times with milliseconds, and the exit status (
 1 violations, 2 invalid input or usage error).
 
 The event files are written out by hand (one French roulette table, Galicia, minimum 5.00 €)
-and every expected figure below is worked out by hand from the payout table in the README,
-not by the code under test.
+and every expected figure below is worked out by hand from the ruleset's payouts (docs/games/
+french_roulette.galicia.md), not by the code under test.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ codes that are not on the roulette layout, and judging them is the rules engine'
 (``invalid_bet``). A value outside the grammar is a schema error whose message ends with a
 "did you mean ...?" hint computed with :func:`difflib.get_close_matches`.
 
-Spot codes (README "Canonical spot codes"): ``straight:N``, ``column:N``, ``dozen:N``,
+Spot codes (``docs/encodings.md``, "Spot codes"): ``straight:N``, ``column:N``, ``dozen:N``,
 ``split:A-B``, ``columns:A-B``, ``dozens:A-B``, ``street:A-B-C``, ``corner:A-B-C-D``,
 ``sixline:A-B-C-D-E-F`` (numbers without leading zeros), the simple chances ``red``,
 ``black``, ``even``, ``odd``, ``manque``, ``passe``, blackjack ``main``, punto y banca

@@ -2,7 +2,8 @@
 
 Every amount in the event contract and in the rules engine is a ``Decimal`` number of
 euros. Rounding of derived amounts (half stakes, commissions) happens in one place,
-:func:`round_cents`, with the mode chosen by each ruleset (documented in the README).
+:func:`round_cents`, with the mode chosen by each ruleset (its ``rounding`` key; ``docs/encodings.md``
+says which amounts each game rounds).
 """
 
 from __future__ import annotations

