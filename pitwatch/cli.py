@@ -400,6 +400,46 @@ def rulesets(
     console.print(s)
 
 
+@rulesets_app.command("edges")
+def rulesets_edges(
+    ruleset: str = typer.Argument(..., help="Ruleset id, e.g. punto_banca.galicia (see `pitwatch rulesets`)."),
+    fmt: str = typer.Option("text", "--format", help="text (a table) or json (JSON Lines: one object per bet kind)"),
+    decks: Optional[int] = typer.Option(None, "--decks", min=1, help="Shoe of punto y banca or blackjack "
+                                        "(default: the ruleset's)."),
+):
+    """The house edge of every bet kind of RULESET, computed from the ruleset (payouts, zero rule,
+    deduction, tableau, blackjack rules): what theoretical win multiplies each stake by."""
+    from pitwatch.rules.base import RuleError, load_ruleset
+    from pitwatch.rules.edges import edge_table
+    from pitwatch.rules.edges.common import quantize
+
+    _check_format(fmt)
+    try:
+        rs = load_ruleset(ruleset)
+        lines = edge_table(rs, decks=decks)
+    except RuleError as exc:
+        _fail(str(exc))
+    if fmt == "json":
+        for line in lines:
+            print(json.dumps({
+                "ruleset_id": rs.id, "ruleset_hash": rs.content_hash, "kind": line.kind, "variant": line.variant,
+                "spot": line.spot, "payout": line.payout, "edge": str(quantize(line.edge, 12)),
+                "edge_fraction": f"{line.edge.numerator}/{line.edge.denominator}" if line.exact else None,
+                "exact": line.exact, "method": line.method, "citations": list(line.citations),
+            }, ensure_ascii=False), flush=True)
+        return
+    from rich.table import Table
+
+    t = Table("bet kind", "spot", "payout", "edge %", "how computed",
+              title=f"house edges — {rs.id} (version {rs.content_hash[:12]})",
+              caption="edges per unit of initial stake" + ("; ≈ approximate (see how computed)"
+                                                           if not all(line.exact for line in lines) else ""))
+    for line in lines:
+        t.add_row(line.label, line.spot, line.payout, ("" if line.exact else "≈ ") + f"{quantize(line.edge * 100, 4)}",
+                  line.method)
+    console.print(t)
+
+
 @quarantine_app.command("list")
 def quarantine_list(
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",

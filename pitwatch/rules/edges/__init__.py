@@ -1,0 +1,87 @@
+"""House edges of every bet kind of a ruleset, computed from the ruleset, and theoretical win.
+
+The casino's accounting measure of what a table should earn is its *theoretical win*: the sum over
+bets of stake x the bet's house edge. Here each edge is computed from the ruleset's own data (payout
+table, zero rule, deduction, drawing tableau, shoe, blackjack rules), never a constant: a ruleset
+version with another payout has another edge.
+
+- :func:`house_edge` ``(ruleset, spot)``: the edge of a bet on one spot code, a ``Fraction`` of the
+  initial stake (straight-up 35:1 on a 37-pocket wheel: 1/37);
+- :func:`edge_table` ``(ruleset)``: one :class:`EdgeLine` per bet kind (what ``pitwatch rulesets edges
+  RULESET`` prints);
+- :func:`theoretical_win` ``(ruleset, spot, stake)``: stake x edge in euros, 4 decimal places.
+
+Per game: :mod:`pitwatch.rules.edges.roulette` (exact fractions over the 37 pockets, en prison and
+half back), :mod:`pitwatch.rules.edges.baccarat` (exact, every deal of the shoe),
+:mod:`pitwatch.rules.edges.blackjack` (optimal play, an approximation it documents; insurance exact).
+Pure: no I/O, no clock, no randomness; results are cached per ruleset version (id and content hash).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Mapping
+
+from pitwatch.rules.base import RuleError, Ruleset
+from pitwatch.rules.edges import baccarat, blackjack, roulette
+from pitwatch.rules.edges.common import EdgeLine, quantize
+
+WIN_PLACES = 4
+"""Decimal places of :func:`theoretical_win` (euros to the hundredth of a cent)."""
+
+
+def _game(ruleset: Ruleset) -> str:
+    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack"):
+        raise RuleError(f"no house edge calculation for game {ruleset.game!r} (ruleset {ruleset.id})")
+    return ruleset.game
+
+
+def edge_table(ruleset: Ruleset, *, options: Mapping[str, str] | None = None, decks: int | None = None) -> list[EdgeLine]:
+    """One :class:`EdgeLine` per bet kind of ``ruleset``.
+
+    ``options`` are table options as in ``table_opened.options`` (roulette: ``zero_default``, which
+    decides the simple chances' default line); ``decks`` overrides the shoe of punto y banca and
+    blackjack (default: the ruleset's; punto y banca rulesets without one assume
+    :data:`~pitwatch.rules.edges.baccarat.ASSUMED_DECKS`). Raises ``RuleError`` for a game without a
+    calculation, an invalid option or fewer than one deck.
+    """
+    game = _game(ruleset)
+    if game == "french_roulette":
+        return roulette.edge_table(ruleset, options)
+    if game == "punto_banca":
+        return baccarat.edge_table(ruleset, decks)
+    return blackjack.edge_table(ruleset, decks)
+
+
+def house_edge(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None = None,
+               decks: int | None = None) -> Fraction:
+    """House edge of a bet on ``spot`` under ``ruleset``: the house's expected gain per unit of initial
+    stake (1/37 for a straight-up paid 35:1 on 37 pockets).
+
+    ``spot`` is a canonical spot code of the game (roulette ``straight:17``, ``split:17-20``, ``red``...;
+    punto y banca ``punto``, ``banca``, ``tie``; blackjack ``main``, or ``insurance`` per unit insured).
+    ``options`` and ``decks`` as in :func:`edge_table`. Raises ``RuleError`` (a ``ValueError``) naming
+    the problem for a spot not on the ruleset's layout.
+    """
+    game = _game(ruleset)
+    if game == "french_roulette":
+        return roulette.house_edge(ruleset, spot, options)
+    if game == "punto_banca":
+        return baccarat.spot_edge(ruleset, spot, decks)
+    return blackjack.spot_edge(ruleset, spot, decks)
+
+
+def theoretical_win(ruleset: Ruleset, spot: str, stake: Decimal, *, options: Mapping[str, str] | None = None,
+                    decks: int | None = None) -> Decimal:
+    """Theoretical win of one bet: ``stake`` (euros, the initial stake: doubles, splits and en-prison
+    releases are inside the edge) x :func:`house_edge` of ``spot``, rounded to :data:`WIN_PLACES`
+    decimal places half to even (exactly: the product is a rational number). ``Decimal("10.00")`` on
+    ``straight:17`` paid 35:1 -> 10/37 -> ``Decimal("0.2703")``. Raises ``RuleError`` as
+    :func:`house_edge`, and for a negative stake."""
+    if stake < 0:
+        raise RuleError(f"a stake cannot be negative ({stake} EUR)")
+    return quantize(Fraction(stake) * house_edge(ruleset, spot, options=options, decks=decks), WIN_PLACES)
+
+
+__all__ = ["WIN_PLACES", "EdgeLine", "edge_table", "house_edge", "theoretical_win"]
