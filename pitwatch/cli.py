@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import NoReturn, Optional
 
@@ -340,6 +342,59 @@ def replay_round_cmd(
     for item in items:
         out(item)
     _replay_done(stats, fmt)
+
+
+# ----------------------------------------------------------------------------------- figures
+
+
+@app.command()
+def figures(
+    file: Optional[Path] = typer.Argument(None, help="A JSON Lines file of events; without it, the warehouse.",
+                                          exists=True, dir_okay=False, readable=True),
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
+                                            help="chdb:///path or clickhouse://host:9000/db."),
+    by: str = typer.Option("day", help="day (per table and gaming day) or hour (per table and UTC hour)."),
+    gaming_day: Optional[datetime] = typer.Option(None, formats=["%Y-%m-%d"],
+                                                  help="Only this gaming day (YYYY-MM-DD)."),
+    table: Optional[str] = typer.Option(None, help="Only this table id."),
+    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines)"),
+):
+    """Drop, handle, win, hold %, theoretical win, fills, credits and tips per table and gaming
+    day (Europe/Madrid, from 06:00) or per UTC hour: from the warehouse, or from a file of
+    events (the same figures, computed by a local replay)."""
+    from rich.table import Table
+
+    from pitwatch.replay.figures import figures_from_lines, figures_from_warehouse
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    _check_format(fmt)
+    if by not in ("day", "hour"):
+        _fail(f"--by must be day or hour, not {by!r}")
+    day = gaming_day.date() if gaming_day is not None else None
+    if file is not None:
+        with file.open("rb") as fh:
+            rows = [f for f in figures_from_lines(fh, by == "hour")
+                    if (day is None or f.gaming_day == day) and (table is None or f.table_id == table)]
+    else:
+        settings = _settings(warehouse_url=warehouse)
+        try:
+            with open_warehouse(settings.warehouse_url) as wh:
+                rows = figures_from_warehouse(wh, by == "hour", day, table)
+        except (WarehouseError, ValueError) as exc:
+            _fail(f"cannot read {settings.warehouse_url}: {exc}")
+    if fmt == "json":
+        for f in rows:
+            typer.echo(json.dumps(f.to_json_dict(), ensure_ascii=False))
+        return
+    t = Table("gaming day" if by == "day" else "hour (UTC)", "table", "bets", "drop €", "handle €", "win €",
+              "hold %", "win/handle %", "theo win €", "fills €", "credits €", "tips €",
+              title="table figures", caption="hold % = win / drop; gaming day from 06:00 Europe/Madrid")
+    for f in rows:
+        when = f.gaming_day.isoformat() if f.hour is None else f"{f.hour:%Y-%m-%d %H:00}"
+        pct = [("—" if x is None else f"{x}") for x in (f.hold_percent, f.win_percent_of_handle)]
+        t.add_row(when, f.table_id, str(f.bets), f"{f.drop:,}", f"{f.handle:,}", f"{f.win:,}", *pct,
+                  f"{f.theoretical_win.quantize(Decimal('0.01')):,}", f"{f.fills:,}", f"{f.credits:,}", f"{f.tips:,}")
+    console.print(t if rows else "no figures")
 
 
 # ----------------------------------------------------------------------------------- demo

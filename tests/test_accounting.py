@@ -117,17 +117,24 @@ def test_the_float_reconciles_in_session_1_and_is_30_short_in_session_2():
     assert res.rows["rejected"] == []
 
 
-def test_each_settlement_row_carries_its_handle_and_win_en_prison_counted_once():
+def test_each_settlement_row_carries_its_handle_win_and_theoretical_win_en_prison_counted_once():
     """Per bet, by hand: B1 handle 10 win -350; B2 20/+20; B3 imprisoned 0/0 then released
-    10/0 (counted once, at its original stake); B4 10/+10; B5 50/+50."""
+    10/0 (counted once, at its original stake); B4 10/+10; B5 50/+50.
+
+    Theoretical win = handle x house edge, to 4 places. A straight-up paid 35:1 on 37
+    pockets: 1 - 36/37 = 1/37, so 10.00 -> 0.2703. A simple chance under Galicia's default
+    en prison (000 L125-L127; a prisoner hit by another zero keeps half): a euro held is
+    worth c = 18/37 + (1/37)(c/2), c = 36/73; the bet returns 2 x 18/37 + c/37 = 72/73, edge
+    1/73: 20.00 -> 0.2740, 10.00 -> 0.1370, 50.00 -> 0.6849."""
     rows = _processed().rows["settlements"]
-    got = sorted((r["round_id"], r["bet_id"], r["handle"], r["win"], r["gaming_day"]) for r in rows)
+    got = sorted((r["round_id"], r["bet_id"], r["handle"], r["win"], str(r["theoretical_win"]), r["gaming_day"])
+                 for r in rows)
     day = date(2026, 11, 24)
     assert got == [
-        ("R1", "B1", D("10.00"), D("-350.00"), day), ("R1", "B2", D("20.00"), D("20.00"), day),
-        ("R2", "B3", D("0.00"), D("0.00"), day),
-        ("R3", "B3", D("10.00"), D("0.00"), day), ("R3", "B4", D("10.00"), D("10.00"), day),
-        ("R4", "B5", D("50.00"), D("50.00"), day)]
+        ("R1", "B1", D("10.00"), D("-350.00"), "0.2703", day), ("R1", "B2", D("20.00"), D("20.00"), "0.2740", day),
+        ("R2", "B3", D("0.00"), D("0.00"), "0.0000", day),
+        ("R3", "B3", D("10.00"), D("0.00"), "0.1370", day), ("R3", "B4", D("10.00"), D("10.00"), "0.1370", day),
+        ("R4", "B5", D("50.00"), D("50.00"), "0.6849", day)]
 
 
 @pytest.mark.parametrize("by_hour", [True, False], ids=["per-hour", "per-gaming-day"])
@@ -136,23 +143,24 @@ def test_table_hourly_gives_the_hand_worked_figures(warehouse_url, by_hour):
     (the 05:00Z buy-in opens gaming day 2026-11-25)."""
     store_rows(warehouse_url, _processed().rows)
     key = "gaming_day, hour" if by_hour else "gaming_day"
-    cols = "bets, handle, win, drop, cashed, fills, credits, tips"
+    cols = "bets, handle, win, drop, cashed, fills, credits, tips, theoretical_win"
     with open_warehouse(warehouse_url) as wh:
         got = wh.query(
             f"SELECT {key}, toUInt64(sum(bets)), " + ", ".join(f"sum({c})" for c in cols.split(", ")[1:])
             + f" FROM pitwatch.table_hourly WHERE table_id = 'RF-ACC' GROUP BY {key} ORDER BY {key}")
-    got = [(*r[:-7], *(D(str(x)).quantize(D("0.01")) for x in r[-7:])) for r in got]
+    got = [(*r[:-8], *(D(str(x)).quantize(D("0.01")) for x in r[-8:-1]), D(str(r[-1])).quantize(D("0.0001")))
+           for r in got]
     d24, d25 = date(2026, 11, 24), date(2026, 11, 25)
     if by_hour:
         assert [tuple(map(str, r[2:])) for r in got] == [
-            ("5", "50.00", "-320.00", "500.00", "100.00", "2000.00", "1000.00", "5.00"),
-            ("1", "50.00", "50.00", "200.00", "0.00", "0.00", "0.00", "0.00"),
-            ("0", "0.00", "0.00", "40.00", "0.00", "0.00", "0.00", "0.00")]
+            ("5", "50.00", "-320.00", "500.00", "100.00", "2000.00", "1000.00", "5.00", "0.8183"),
+            ("1", "50.00", "50.00", "200.00", "0.00", "0.00", "0.00", "0.00", "0.6849"),
+            ("0", "0.00", "0.00", "40.00", "0.00", "0.00", "0.00", "0.00", "0.0000")]
         assert [(r[0], r[1].hour) for r in got] == [(d24, 22), (d24, 4), (d25, 5)]
     else:
         assert [(r[0], *map(str, r[1:])) for r in got] == [
-            (d24, "6", "100.00", "-270.00", "700.00", "100.00", "2000.00", "1000.00", "5.00"),
-            (d25, "0", "0.00", "0.00", "40.00", "0.00", "0.00", "0.00", "0.00")]
+            (d24, "6", "100.00", "-270.00", "700.00", "100.00", "2000.00", "1000.00", "5.00", "1.5032"),
+            (d25, "0", "0.00", "0.00", "40.00", "0.00", "0.00", "0.00", "0.00", "0.0000")]
 
 
 def test_movements_are_stored_once_per_event(chdb_url):
@@ -242,6 +250,7 @@ def test_a_session_open_across_the_upgrade_is_not_reconciled():
     """A state_version 2 table state has no ledger: its open session's earlier chips and cash
     are unknown, so its close raises no float alert whatever the count."""
     from pitwatch.detectors.snapshot import load_state
+
     from tests.test_state import FIXTURE_V2, Events
     aud = load_state(FIXTURE_V2.read_bytes())
     assert aud.engine.ctx is not None and aud.engine.ctx.ledger.complete is False
@@ -249,3 +258,34 @@ def test_a_session_open_across_the_upgrade_is_not_reconciled():
     out = [aud.feed(e) for e in (ev("round_ended", "R2"), ev("table_closed", actor=("pit_boss", "PB-1"),
                                                               closing_count="1.00"))]
     assert [a.kind for o in out for a in o.alerts if a.kind == "float_discrepancy"] == []
+
+
+# ----------------------------------------------------------------------------- pitwatch figures
+
+
+def test_figures_from_a_file_equal_the_warehouse_figures(warehouse_url, tmp_path):
+    """`pitwatch figures FILE` and `pitwatch figures --warehouse` give the same figures for the
+    same events: gaming day 2026-11-24 at RF-ACC has drop 700.00, handle 100.00, win -270.00,
+    hold -270/700 = -38.57 %, win/handle -270.00 %, theoretical win 1.5032, fills 2000.00,
+    credits 1000.00, tips 5.00 (worked out in the module docstring)."""
+    from pitwatch.cli import app
+    from typer.testing import CliRunner
+    store_rows(warehouse_url, _processed().rows)
+    path = tmp_path / "evening.jsonl"
+    path.write_bytes(b"\n".join(the_evening()) + b"\n")
+    runner = CliRunner()
+    from_file = runner.invoke(app, ["figures", str(path), "--format", "json"])
+    from_wh = runner.invoke(app, ["figures", "--warehouse", warehouse_url, "--format", "json"])
+    assert from_file.exit_code == 0 and from_wh.exit_code == 0, (from_file.output, from_wh.output)
+    assert from_file.output == from_wh.output
+    day = json.loads(from_file.output.splitlines()[0])
+    assert {k: day[k] for k in ("gaming_day", "bets", "drop", "handle", "win", "hold_percent",
+                                "win_percent_of_handle", "theoretical_win", "fills", "credits", "tips")} == {
+        "gaming_day": "2026-11-24", "bets": 6, "drop": "700.00", "handle": "100.00", "win": "-270.00",
+        "hold_percent": "-38.57", "win_percent_of_handle": "-270.00", "theoretical_win": "1.5032",
+        "fills": "2000.00", "credits": "1000.00", "tips": "5.00"}
+    hourly = runner.invoke(app, ["figures", str(path), "--by", "hour", "--format", "json"])
+    assert [json.loads(x)["hour"] for x in hourly.output.splitlines()] == [
+        "2026-11-24T22:00:00Z", "2026-11-25T04:00:00Z", "2026-11-25T05:00:00Z"]
+    text = runner.invoke(app, ["figures", str(path), "--gaming-day", "2026-11-24"], env={"COLUMNS": "200"})
+    assert text.exit_code == 0 and "-38.57" in text.output and "2026-11-25" not in text.output

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
 from pitwatch.detectors.figures import gaming_day
-from pitwatch.rules.accounting import bet_figures
+from pitwatch.rules.accounting import BetFigures, bet_figures
 from pitwatch.rules.base import BetCheck, RoundVerdict, Violation, ViolationKind
 
 NAMESPACE = uuid.UUID("6c1f7f5e-3b1e-4d7e-9a35-2f5a1d0c9b11")
@@ -134,19 +134,21 @@ def settlement_rows(verdict: RoundVerdict) -> list[dict[str, Any]]:
     """Warehouse rows of the ``settlements`` table for a round verdict (one per bet check)."""
     rows: list[dict[str, Any]] = []
     ended: datetime = verdict.ended_at
-    for c in verdict.checks:
-        rows.append(settlement_row(verdict, c, ended))
+    day = gaming_day(ended)
+    figures = verdict.figures or tuple(bet_figures(c) for c in verdict.checks)
+    for c, fig in zip(verdict.checks, figures, strict=True):
+        rows.append(settlement_row(verdict, c, ended, fig, day))
     return rows
 
 
-def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime) -> dict[str, Any]:
+def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime, fig: BetFigures, day: date) -> dict[str, Any]:
     """One ``settlements`` row: expected vs recorded settlement of one bet, with its
-    accounting figures (``handle``, ``win``: :func:`pitwatch.rules.accounting.bet_figures`)
-    and the gaming day of the round's end (:func:`pitwatch.detectors.figures.gaming_day`)."""
+    accounting figures ``fig`` (handle, win, theoretical win: computed by the engine,
+    :func:`pitwatch.rules.accounting.bet_figures`) and the gaming ``day`` of the round's end
+    (:func:`pitwatch.detectors.figures.gaming_day`)."""
     e, r = c.expected, c.recorded
-    fig = bet_figures(c)
     return {
-        "handle": fig.handle, "win": fig.win, "gaming_day": gaming_day(ended),
+        "handle": fig.handle, "win": fig.win, "theoretical_win": fig.theoretical_win, "gaming_day": day,
         "settlement_id": settlement_id(verdict.table_id, verdict.round_id, e.bet_id),
         "casino_id": verdict.casino_id, "table_id": verdict.table_id, "game": verdict.game,
         "ruleset_id": verdict.ruleset_id, "ruleset_hash": verdict.ruleset_hash,

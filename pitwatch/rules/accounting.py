@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from pitwatch.rules.base import REFUSED, BetCheck
 from pitwatch.schemas.money import ZERO
@@ -52,28 +52,35 @@ MOVEMENT_KINDS = ("anticipo", "drop", "cashed", "fill", "credit", "tip", "closin
 """Kinds of chip and cash movements of a table (see :class:`Movement`)."""
 
 
+THEO_ZERO = Decimal("0.0000")
+
+
 @dataclass(frozen=True, slots=True)
 class BetFigures:
     """Accounting figures of one settlement row, in euros: ``handle`` (the original stake if
-    the row resolves a wager, else 0) and ``win`` (the house's win from this row; negative
-    when the player won)."""
+    the row resolves a wager, else 0), ``win`` (the house's win from this row; negative when
+    the player won) and ``theoretical_win`` (handle x the bet's house edge, 4 decimals; 0
+    without a handle or an edge)."""
 
     handle: Decimal
     win: Decimal
+    theoretical_win: Decimal = THEO_ZERO
 
 
-def bet_figures(check: BetCheck) -> BetFigures:
-    """Handle and win of one bet check (see the module docstring for the definitions).
+def bet_figures(check: BetCheck, theo: Callable[[str, Decimal], Decimal] | None = None) -> BetFigures:
+    """Handle, win and theoretical win of one bet check (definitions in the module docstring).
 
     ``check.expected.stake`` is the euros at stake this round, ``carried`` what stays on the
     layout for a later round; the return is the recorded one, or the expected one when the
-    dealer recorded nothing."""
+    dealer recorded nothing. ``theo(spot, handle)`` gives the theoretical win of a resolved
+    wager (the engine passes the ruleset's :func:`pitwatch.rules.edges.theoretical_win`)."""
     e, r = check.expected, check.recorded
     net = r.net if r is not None else e.net
     win = e.stake - net - e.carried
     if e.outcome in NO_WAGER or e.carried:
         return BetFigures(ZERO, win)
-    return BetFigures(e.wager, win)
+    handle = e.wager
+    return BetFigures(handle, win, THEO_ZERO if theo is None else theo(e.spot, handle))
 
 
 @dataclass(frozen=True, slots=True)

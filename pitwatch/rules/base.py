@@ -323,6 +323,9 @@ class RoundVerdict:
     event_ids: tuple[str, ...] = field(default=(), repr=False)
     ruleset_hash: str = ""
     """:attr:`Ruleset.content_hash` of the ruleset version that judged the round."""
+    figures: tuple[Any, ...] = field(default=(), repr=False)
+    """The accounting figures of each check, in order
+    (:class:`pitwatch.rules.accounting.BetFigures`)."""
 
 
 def limit_violations(

@@ -22,6 +22,7 @@ Common rules enforced here, for every game:
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Iterable, Iterator, Mapping
 
 from pitwatch.rules.accounting import FLOAT_CITATION, bet_figures, movement_of
@@ -37,6 +38,8 @@ from pitwatch.rules.base import (
     ViolationKind,
     load_ruleset,
 )
+from pitwatch.rules.edges import WIN_PLACES, house_edge
+from pitwatch.rules.edges.common import quantize
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.games import GAMES
 from pitwatch.schemas.money import ZERO
@@ -46,6 +49,9 @@ NO_MORE_BETS_CITATION = {
     "blackjack": "no_more_bets",
     "punto_banca": "no_more_bets",
 }
+
+_EDGES: dict[tuple[str, str, tuple[tuple[str, str], ...], str], Fraction] = {}
+"""House edge per (ruleset id, content hash, table options, spot): a pure function's cache."""
 
 MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "table_credit", "tip_received"})
 """Table-level chip and cash events (``table_opened``/``table_closed`` carry movements too)."""
@@ -122,6 +128,22 @@ class TableEngine:
             f"{event.type} on table {self.table_id} before a valid table_opened: its events are "
             "stored but not judged until the table is opened with a known ruleset",
             ENGINE_CITATION, (str(event.event_id),))]
+
+    def _theoretical_win(self, spot: str, handle: Decimal) -> Decimal:
+        """``handle`` x the house edge of ``spot`` under the table's ruleset and options
+        (:mod:`pitwatch.rules.edges`); 0 for a spot without an edge. Edges are cached per
+        ruleset version, options and spot."""
+        assert self.ctx is not None
+        rs = self.ctx.ruleset
+        key = (rs.id, rs.content_hash, tuple(sorted(self.ctx.options.items())), spot)
+        edge = _EDGES.get(key)
+        if edge is None:
+            try:
+                edge = house_edge(rs, spot, options=self.ctx.options)
+            except RuleError:
+                edge = Fraction(0)
+            _EDGES[key] = edge
+        return quantize(Fraction(handle) * edge, WIN_PLACES)
 
     def _movement(self, event: Any) -> None:
         """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""
@@ -211,14 +233,16 @@ class TableEngine:
                     f"settlement of {rec.returned} EUR recorded for bet {rec.bet_id}, "
                     "which is not on the layout in this round",
                     ENGINE_CITATION, (rec.event_id,), rec.bet_id, None, rec.net))
-        for c in checks:
-            self.ctx.ledger.bet_win += bet_figures(c).win
+        figures = tuple(bet_figures(c, self._theoretical_win) for c in checks)
+        for f in figures:
+            self.ctx.ledger.bet_win += f.win
         return RoundVerdict(
             casino_id=self.ctx.casino_id, table_id=self.table_id, game=self.ctx.game,
             ruleset_id=self.ctx.ruleset.id, ruleset_hash=self.ctx.ruleset.content_hash,
             round_id=g.round_id, dealer_id=self.ctx.dealer_id,
             started_at=rnd.started_at, ended_at=event.occurred_at, outcome=outcome,
             checks=tuple(checks), violations=tuple(violations), event_ids=tuple(rnd.events),
+            figures=figures,
         )
 
     # ------------------------------------------------------------------ fold

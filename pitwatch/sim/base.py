@@ -20,7 +20,11 @@ fault                   what happens                               where
 ``illegal_decision``    e.g. a blackjack double on 12              blackjack module
 ``dropped_event``       an event never reaches the log (seq gap)   framework
 ``duplicated_event``    an event is delivered twice                framework
+``chips_missing``       the closing count is short (per session)   framework (cage)
 ======================  =========================================  ======================
+
+The table's chips are followed by :class:`pitwatch.sim.cage.TableChips`: fills and credits
+keep the float stocked, players tip now and then, and ``table_closed`` carries the count.
 
 Each injected fault is labelled (kind, table, round, bet) so detection can be scored
 (:func:`score`).
@@ -39,11 +43,12 @@ from typing import Any, Callable, Iterator
 from pitwatch.rules.base import load_ruleset
 from pitwatch.rules.game import TableContext
 from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE
+from pitwatch.sim.cage import TableChips
 from pitwatch.sim.payouts import Payment
 
 FAULT_KINDS = (
     "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
-    "illegal_decision", "dropped_event", "duplicated_event",
+    "illegal_decision", "dropped_event", "duplicated_event", "chips_missing",
 )
 
 FAULT_ALERTS: dict[str, frozenset[str]] = {
@@ -55,15 +60,17 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "illegal_decision": frozenset({"illegal_decision"}),
     "dropped_event": frozenset({"sequence_gap"}),
     "duplicated_event": frozenset({"duplicate_event"}),
+    "chips_missing": frozenset({"float_discrepancy"}),
 }
 """The alert kinds that count as catching each fault kind."""
 
 DEFAULT_FAULT_RATES: dict[str, float] = {
     "wrong_payout": 0.02, "late_bet": 0.01, "over_limit_bet": 0.01, "dealer_misdraw": 0.01,
     "spin_direction": 0.01, "illegal_decision": 0.01, "dropped_event": 0.002,
-    "duplicated_event": 0.002,
+    "duplicated_event": 0.002, "chips_missing": 0.3,
 }
-"""Default per-round fault probabilities (``dropped_event``/``duplicated_event``: per event)."""
+"""Default per-round fault probabilities (``dropped_event``/``duplicated_event``: per event;
+``chips_missing``: per table session)."""
 
 
 @dataclass
@@ -215,6 +222,8 @@ class _TableRunner:
                               spec.max_bet, dict(spec.options), [], self.rng, {}, ctx)
         self.emitter = Emit(self)
         self.droppable = DROPPABLE.get(spec.game, frozenset())
+        self.chips = TableChips(spec.min_bet * 1000)
+        self.cage_rng = random.Random(f"{seed}:{index}:{spec.table_id}:cage")
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -230,6 +239,7 @@ class _TableRunner:
             "actor": {"role": role, "id": aid}, "type": type, **_jsonable(payload),
         }
         EVENT_CLASS_BY_TYPE[type].model_validate(ev)  # a malformed event is a simulator bug: raise
+        self.chips.observe(type, payload)  # it happened at the table, logged or not
         if round_id is not None and type in self.droppable and self.faults.hit("dropped_event"):
             self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
             return ev
@@ -265,7 +275,7 @@ class _TableRunner:
         self.emitter.table_event(
             "table_opened", actor=("pit_boss", "PB-1"), dt=1, ruleset_id=spec.ruleset_id,
             jurisdiction=t.ctx.ruleset.jurisdiction, min_bet=spec.min_bet, max_bet=spec.max_bet,
-            float_amount=spec.min_bet * 1000, options=dict(spec.options))
+            float_amount=self.chips.anticipo, options=dict(spec.options))
         self.new_dealer()
         for _ in range(self.rng.randint(3, min(5, spec.seats))):
             self.seat_player()
@@ -289,15 +299,38 @@ class _TableRunner:
             self.emitter.round_id = round_id
             t.state["last_of_session"] = last
             self.emitter("round_started", dt=5, last_of_session=last)
+            n_labels = len(self.labels)  # this round's labels are appended synchronously below
             payments = self.game.play_round(t, round_id, self.emitter, self.faults)
             self._settle(round_id, payments)
+            for lb in self.labels[n_labels:]:  # a late bet nobody settled was refused: chips back
+                if lb["kind"] == "late_bet":
+                    self.chips.hand_back(lb["bet_id"])
             self.emitter("round_ended", dt=2)
             self.emitter.round_id = None
+            self._between_rounds()
             yield from self._drain()
             if last:
                 break
-        self.emitter.table_event("table_closed", actor=("pit_boss", "PB-1"), dt=60)
+        count = self.chips.count
+        if self.faults.hit("chips_missing"):
+            short = spec.min_bet * self.rng.choice((1, 2, 5))
+            count -= short
+            self.faults.label("chips_missing", None, None, f"closing count {short} short")
+        self.emitter.table_event("table_closed", actor=("pit_boss", "PB-1"), dt=60, closing_count=count)
         yield from self._drain()
+
+    def _between_rounds(self) -> None:
+        """A tip now and then (its own rng: the rounds stay those of the same seed), and a
+        fill or credit when the float runs low or high (:meth:`TableChips.restock`)."""
+        players = self.table.players
+        if players and self.cage_rng.random() < 0.03:
+            p = self.cage_rng.choice(players)
+            self.emitter.table_event("tip_received", actor=("player", p.player_id), dt=2,
+                                     player_id=p.player_id, amount=self.spec.min_bet / 2)
+        move = self.chips.restock()
+        if move is not None:
+            kind, amount = move
+            self.emitter.table_event(kind, actor=("pit_boss", "PB-1"), dt=30, amount=amount)
 
     def _settle(self, round_id: str, expected: list[Payment]) -> None:
         """Record ``expected`` (the game module's payments of the round), one of them off by
@@ -375,13 +408,17 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     A label is *caught* when an alert of a kind in :data:`FAULT_ALERTS` for its fault kind
     exists on the same table and round. An alert is *explained* when its table and round
     carry at least one label (faults in a round can cause several alerts: a dropped bet
-    also makes its settlement unknown). Returns recall per fault kind, overall precision,
+    also makes its settlement unknown); a ``float_discrepancy`` (one per session, with no
+    round) when its table carries any label. Returns recall per fault kind, overall precision,
     and the alerts on clean rounds (should be none).
     """
     by_round: dict[tuple[str, str], set[str]] = {}
     for a in alerts:
         by_round.setdefault((a["table_id"], a["round_id"]), set()).add(a["kind"])
     labelled = {(lb["table_id"], lb["round_id"]) for lb in labels}
+    # the float reconciles a whole session: any money fault of the table can put it off
+    labelled |= {(a["table_id"], a["round_id"]) for a in alerts if a["kind"] == "float_discrepancy"
+                 and any(lb["table_id"] == a["table_id"] for lb in labels)}
     recall: dict[str, dict[str, int]] = {}
     for lb in labels:
         r = recall.setdefault(lb["kind"], {"injected": 0, "caught": 0})

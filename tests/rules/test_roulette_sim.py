@@ -103,7 +103,7 @@ def test_sim_prisoner_tracking_matches_the_engine(monkeypatch):
 
     monkeypatch.setattr(base._TableRunner, "emit", emit_and_fold)
     monkeypatch.setattr(sim_roulette, "play_round", spy)
-    events, _ = base.simulate([GAL], 3.0, 11, fault_rates={})
+    events, _ = base.simulate([GAL], 3.0, 12, fault_rates={})
     list(events)
     assert any(seen)
 
