@@ -351,3 +351,55 @@ def test_partition_hash_is_irrelevant_to_the_verdicts(evening):
     a = BatchProcessor({}.get).process(to_messages(evening, 3))
     b = BatchProcessor({}.get).process(to_messages(evening, 5))
     assert sorted(r["alert_id"] for r in a.rows["alerts"]) == sorted(r["alert_id"] for r in b.rows["alerts"])
+
+
+def test_a_table_whose_state_cannot_be_loaded_is_held_its_events_parked_and_released_after_the_fix(monkeypatch):
+    """Issue 7 §3: a stored state this release cannot read (here: written by a newer release)
+    is never overwritten; the table's events are parked (stored with the reason, counted, kept
+    in events_raw), not rejected, with one table_quarantined alert; the other tables go on. Once
+    a release reads the state, `pitwatch quarantine release` applies the parked events: the
+    table's settlements are then those of a clean run."""
+    from pitwatch.streams import processor as proc_mod
+    from pitwatch.streams.quarantine import release_message
+
+    rf, other = Events(table_id="RF-H"), Events(table_id="RF-O")
+    opened = [e.raw("table_opened", actor=("pit_boss", "PB-1"), ruleset_id="french_roulette.galicia",
+                    jurisdiction="galicia", min_bet="5.00", max_bet="900.00", float_amount="10000.00") for e in (rf, other)]
+    store: dict[str, bytes] = {}
+    proc = BatchProcessor(store.get)
+    first = proc.process([InMessage(b"RF-H", opened[0], 0, 0), InMessage(b"RF-O", opened[1], 0, 1)])
+    store.update(first.states)
+    newer = json.loads(store["RF-H"])
+    store["RF-H"] = json.dumps(dict(newer, state_version=STATE_VERSION + 1)).encode()  # a newer release wrote it
+    kept = store["RF-H"]
+
+    def spin(ev: Events, rid: str) -> list[bytes]:
+        return [ev.raw("round_started", rid),
+                ev.raw("bet_placed", rid, ("player", "P-1"), bet_id=f"{rid}-B", player_id="P-1", spot="straight:17",
+                       stake="10.00"),
+                ev.raw("bets_closed", rid), ev.raw("wheel_spun", rid, direction="clockwise"),
+                ev.raw("ball_landed", rid, number=17),
+                ev.raw("settlement_recorded", rid, bet_id=f"{rid}-B", outcome="win", returned="360.00"),
+                ev.raw("round_ended", rid)]
+
+    held_lines, other_lines = spin(rf, "R1"), spin(other, "R1")
+    msgs = [InMessage(b"RF-H", ln, 0, 2 + i) for i, ln in enumerate(held_lines)] + \
+           [InMessage(b"RF-O", ln, 0, 20 + i) for i, ln in enumerate(other_lines)]
+    second = proc.process(msgs)
+    assert second.rows["rejected"] == [] and second.parked == len(held_lines) == len(second.rows["parked"])
+    assert "stored state cannot be loaded" in second.rows["parked"][0]["reason"]
+    assert [(a["table_id"], a["kind"]) for a in second.rows["alerts"]] == [("RF-H", "table_quarantined")]
+    assert [s["table_id"] for s in second.rows["settlements"]] == ["RF-O"]
+    assert "RF-H" not in second.states and store["RF-H"] == kept  # never overwritten
+    store.update(second.states)
+
+    # a release before the fix is refused (and says why); after it, the parked events apply
+    refused = proc.process([InMessage(b"RF-H", release_message("RF-H", "auditor-1", rf.t0), 0, 40)])
+    assert "cannot be loaded" in refused.rows["rejected"][0]["reason"]
+    store["RF-H"] = json.dumps(newer).encode()  # the release that reads it ships
+    proc.load_parked = lambda t: [r for r in second.rows["parked"] if r["table_id"] == t]
+    third = proc.process([InMessage(b"RF-H", release_message("RF-H", "auditor-1", rf.t0), 0, 41)])
+    assert third.rows["rejected"] == []
+    assert [(s["bet_id"], s["discrepancy"]) for s in third.rows["settlements"]] == [("R1-B", D("0.00"))]
+    assert [a["kind"] for a in third.rows["alerts"]] == ["quarantine_released"]
+    assert load_state(third.states["RF-H"]).sequence.last_seq == 8

@@ -160,6 +160,8 @@ class BatchProcessor:
         #: ruleset versions whose ``rulesets`` row an earlier batch of this processor returned
         #: (a worker exits when a batch's rows cannot be stored, so these are stored)
         self._versions_returned: set[tuple[str, str]] = set()
+        #: tables held for an unreadable state whose table_quarantined alert this process raised
+        self._held_alerted: set[str] = set()
 
     def process(self, batch: list[InMessage]) -> BatchResult:
         """Process one batch (any mix of tables, each table's messages in offset order)."""
@@ -183,7 +185,7 @@ class BatchProcessor:
                 continue
             aud = self._auditor(event.table_id, b)
             if not isinstance(aud, TableAuditor):
-                self._reject(b, m, aud)
+                self._hold(b, m, event, aud)
                 continue
             self._handle(b, aud, m, event)
         for tid, aud in b.auditors.items():
@@ -244,12 +246,33 @@ class BatchProcessor:
                           f"table {aud.table_id} quarantined at seq {event.seq}: {reason}; its later events are "
                           "parked, not judged, until `pitwatch quarantine release`")
 
-    def _park(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any, reason: str) -> None:
-        assert aud.quarantine is not None
-        aud.quarantine.parked += 1
+    def _hold(self, b: _Batch, m: InMessage, event: Any, reason: str) -> None:
+        """An event of a table whose stored state cannot be loaded: parked (stored with the
+        reason, counted), its state kept as it is (never overwritten); one ``table_quarantined``
+        alert per table and process (its id depends on the table only, so the warehouse keeps
+        one). ``pitwatch quarantine release`` applies the parked events once a release reads
+        the state."""
+        self._park(b, None, m, event, reason)
+        if event.table_id in self._held_alerted:
+            return
+        self._held_alerted.add(event.table_id)
+        alert = alert_from_violation(
+            Violation(ViolationKind.TABLE_QUARANTINED,
+                      f"{reason}; its events are parked, not judged, until `pitwatch quarantine release` "
+                      "with a release that reads the state", ENGINE_CITATION, ()),
+            casino_id=event.casino_id, table_id=event.table_id, game=event.game.value, round_id=None,
+            dealer_id=None, detected_at=event.occurred_at, ruleset_id="", ruleset_hash="")
+        self._emit(b, event, [], [alert])
+
+    def _park(self, b: _Batch, aud: TableAuditor | None, m: InMessage, event: Any, reason: str) -> None:
+        """Store ``event`` (its raw bytes, position and ``reason``) as parked, counted; ``aud``
+        is its quarantined table's auditor, ``None`` for a table whose state cannot be loaded."""
+        if aud is not None:
+            assert aud.quarantine is not None
+            aud.quarantine.parked += 1
         b.res.parked += 1
         b.res.rows["parked"].append(parked_row(
-            m.value, table_id=aud.table_id, seq=event.seq, event_id=str(event.event_id), reason=reason,
+            m.value, table_id=event.table_id, seq=event.seq, event_id=str(event.event_id), reason=reason,
             topic=self.topic, partition=m.partition, offset=m.offset, now=b.now))
         b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
 
@@ -257,13 +280,19 @@ class BatchProcessor:
         """Apply a table's parked events again, in seq order, and lift its quarantine."""
         tid = str(control["table_id"])
         aud = self._auditor(tid, b)
-        if not isinstance(aud, TableAuditor) or aud.quarantine is None:
+        parked = {r["parked_id"]: r for r in self.load_parked(tid)} if isinstance(aud, TableAuditor) else {}
+        parked.update({r["parked_id"]: r for r in b.res.rows["parked"] if r["table_id"] == tid})
+        if isinstance(aud, TableAuditor):  # parked events of an earlier, released quarantine are applied
+            parked = {k: r for k, r in parked.items() if int(r["seq"]) > aud.sequence.last_seq}
+        if not isinstance(aud, TableAuditor) or (aud.quarantine is None and not parked):
             why = aud if isinstance(aud, str) else "it is not quarantined"
             self._reject(b, m, f"release of table {tid} refused: {why}")
             return
-        parked = {r["parked_id"]: r for r in self.load_parked(tid)}
-        parked.update({r["parked_id"]: r for r in b.res.rows["parked"] if r["table_id"] == tid})
-        q, aud.quarantine = aud.quarantine, None
+        # a table held because its stored state could not be loaded, and now can, has parked
+        # events but no quarantine in its state
+        q = aud.quarantine or Quarantine("its stored state could not be loaded", 0, "")
+        aud.quarantine = None
+        self._held_alerted.discard(tid)
         events = [(r, parse_event(r["raw"].encode("utf-8"))) for r in
                   sorted(parked.values(), key=lambda r: (int(r["seq"]), int(r["offset"])))]
         if events:
@@ -297,7 +326,7 @@ class BatchProcessor:
             aud = load_state(blob) if blob else TableAuditor(tid)
         except StateError as exc:
             # the stored state is kept as it is (never overwritten) and every event of the
-            # table is rejected, with its bytes, until a release can read it
+            # table is parked, with its bytes, until a release can read it
             unreadable[tid] = f"table {tid} held: its stored state cannot be loaded ({exc})"
             return unreadable[tid]
         auditors[tid] = aud
