@@ -100,7 +100,10 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
             event = parse_event(raw)
         except InvalidEvent as exc:
             if exc.table_id is not None and exc.seq is not None:  # not again as a missing seq
-                auditors.setdefault(exc.table_id, TableAuditor(exc.table_id, versions)).sequence.excuse(exc.seq)
+                held = auditors.get(exc.table_id)
+                if held is None:
+                    held = auditors[exc.table_id] = TableAuditor(exc.table_id, versions)
+                held.sequence.excuse(exc.seq)
             yield _counted(stats, ReplayItem(line=n, error=exc.reason))
             continue
         aud = auditors.get(event.table_id)

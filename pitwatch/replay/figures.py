@@ -19,12 +19,14 @@ from typing import Any, Iterable, Iterator
 from pitwatch.detectors.alerts import settlement_rows
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.detectors.figures import hour_of, movement_row
+from pitwatch.rules.accounting import MOVEMENT_FIGURE
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
 MONEY = ("handle", "win", "drop", "cashed", "fills", "credits", "tips")
 """Euro figures (2 decimals) of a :class:`Figures` row; ``theoretical_win`` has 4."""
-_MOVEMENT_FIGURE = {"drop": "drop", "cashed": "cashed", "fill": "fills", "credit": "credits", "tip": "tips"}
 _CENT, _THEO = Decimal("0.01"), Decimal("0.0001")
+MONEY_MOVEMENTS = frozenset(k for k, name in MOVEMENT_FIGURE.items() if name in MONEY)
+"""Movement kinds summed into a table's figures (the anticipo and closing count are not)."""
 
 
 def _percent(num: Decimal, den: Decimal) -> Decimal | None:
@@ -97,8 +99,8 @@ def _group(rows: Iterable[dict[str, Any]], by_hour: bool) -> list[Figures]:
             f.handle += r["handle"]
             f.win += r["win"]
             f.theoretical_win += r["theoretical_win"]
-        elif r["kind"] in _MOVEMENT_FIGURE:
-            name = _MOVEMENT_FIGURE[r["kind"]]
+        elif r["kind"] in MONEY_MOVEMENTS:
+            name = MOVEMENT_FIGURE[r["kind"]]
             setattr(f, name, getattr(f, name) + r["amount"])
     return sorted(out.values(), key=Figures.key)
 
@@ -114,7 +116,9 @@ def rows_from_lines(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
             event = parse_event(raw)
         except InvalidEvent:
             continue
-        aud = auditors.setdefault(event.table_id, TableAuditor(event.table_id))
+        aud = auditors.get(event.table_id)
+        if aud is None:
+            aud = auditors[event.table_id] = TableAuditor(event.table_id)
         try:
             out = aud.feed(event)
         except Exception:  # noqa: BLE001 - an engine defect: the table is unchanged, as live

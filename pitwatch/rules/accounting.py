@@ -51,6 +51,10 @@ NO_WAGER = frozenset({REFUSED, "void"})
 MOVEMENT_KINDS = ("anticipo", "drop", "cashed", "fill", "credit", "tip", "closing_count")
 """Kinds of chip and cash movements of a table (see :class:`Movement`)."""
 
+MOVEMENT_FIGURE = {"anticipo": "anticipo", "drop": "drop", "cashed": "cashed", "fill": "fills",
+                   "credit": "credits", "tip": "tips"}
+"""Movement kind -> the figure it adds to (of :class:`FloatLedger` and of the table figures)."""
+
 
 THEO_ZERO = Decimal("0.0000")
 
@@ -136,19 +140,10 @@ class FloatLedger:
                                      init=False, repr=False, compare=False)
 
     def record(self, m: Movement) -> None:
-        """Add a movement (the anticipo starts the session; a closing count changes nothing)."""
-        if m.kind == "anticipo":
-            self.anticipo += m.amount
-        elif m.kind == "drop":
-            self.drop += m.amount
-        elif m.kind == "cashed":
-            self.cashed += m.amount
-        elif m.kind == "fill":
-            self.fills += m.amount
-        elif m.kind == "credit":
-            self.credits += m.amount
-        elif m.kind == "tip":
-            self.tips += m.amount
+        """Add a movement to its figure (a closing count changes nothing: it is compared)."""
+        name = MOVEMENT_FIGURE.get(m.kind)
+        if name is not None:
+            setattr(self, name, getattr(self, name) + m.amount)
 
     def count_win(self, closing_count: Decimal) -> Decimal:
         """Count-based win: ``closing_count - anticipo - fills + credits + drop - cashed``."""
