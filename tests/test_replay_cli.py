@@ -374,3 +374,40 @@ def test_replay_round_judges_with_the_ruleset_version_in_force(tmp_path, chdb_ur
     stored = [ln for ln in listed.stdout.splitlines() if live.content_hash[:12] in ln]
     assert len(stored) == 1 and rid in stored[0] and stored[0].rstrip(" │").endswith("no")
     assert changed.content_hash[:12] in listed.stdout  # the shipped list shows the new version
+
+
+def test_replay_round_says_when_the_version_in_force_cannot_be_read_by_this_release(chdb_url, monkeypatch):
+    """A ruleset version stored in the warehouse that this release's models reject (a key since
+    renamed, say) is one clear error naming the version and the way out (--current-ruleset),
+    exit 2; --current-ruleset then judges the round."""
+    from pitwatch.rules import base
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+
+    from tests.fixtures.batches import store_rows
+
+    rid = "french_roulette.galicia"
+    lines = Events().open().spin_17("R2").lines
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(lines)])
+    old_source = base.load_ruleset(rid).source + "\n# written by an older release\n"
+    old_hash = base.content_hash(old_source.encode())
+    for table in ("settlements", "alerts"):
+        for r in out.rows[table]:
+            r["ruleset_hash"] = old_hash
+    out.rows["rulesets"] = [dict(r, ruleset_key=f"{rid}@{old_hash}", ruleset_hash=old_hash, source=old_source)
+                            for r in out.rows["rulesets"]]
+    store_rows(chdb_url, out.rows)
+    parse = base.parse_ruleset
+
+    def models_of_this_release(source: str, origin: str = "") -> base.Ruleset:
+        if source == old_source:
+            raise base.RuleError(f"{origin}: payouts.straight: renamed to payouts.pleno")
+        return parse(source, origin)
+
+    monkeypatch.setattr(base, "parse_ruleset", models_of_this_release)
+    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "json"], env=ENV)
+    assert res.exit_code == 2
+    assert f"version {old_hash[:12]}" in res.stderr and "--current-ruleset" in res.stderr and "renamed" in res.stderr
+    now = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "json",
+                              "--current-ruleset"], env=ENV)
+    assert now.exit_code == 0, now.output

@@ -359,7 +359,6 @@ def test_a_table_whose_state_cannot_be_loaded_is_held_its_events_parked_and_rele
     in events_raw), not rejected, with one table_quarantined alert; the other tables go on. Once
     a release reads the state, `pitwatch quarantine release` applies the parked events: the
     table's settlements are then those of a clean run."""
-    from pitwatch.streams import processor as proc_mod
     from pitwatch.streams.quarantine import release_message
 
     rf, other = Events(table_id="RF-H"), Events(table_id="RF-O")

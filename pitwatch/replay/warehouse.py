@@ -40,7 +40,8 @@ def _version_in_force(wh: Any, table_id: str, round_id: str) -> tuple[str, str] 
 
 def _load_version(wh: Any, ruleset_id: str, version: str) -> None:
     """Make ``version`` of ``ruleset_id`` loadable, from the warehouse's ``rulesets`` table when
-    it is not the shipped one. Raises ``ValueError`` if the warehouse does not hold it."""
+    it is not the shipped one. Raises ``ValueError`` if the warehouse does not hold it, or holds
+    a text that this release's ruleset models reject (a key since renamed, say)."""
     try:
         load_ruleset(ruleset_id, version)
         return
@@ -51,7 +52,11 @@ def _load_version(wh: Any, ruleset_id: str, version: str) -> None:
     if not rows:
         raise ValueError(f"ruleset {ruleset_id} version {version[:12]}, recorded on the round, is not in the "
                          "warehouse's rulesets table (use --current-ruleset to judge with this release's)")
-    register_ruleset_version(str(rows[0][0]))
+    try:
+        register_ruleset_version(str(rows[0][0]))
+    except RuleError as exc:  # a past version this release's models no longer read
+        raise ValueError(f"ruleset {ruleset_id} version {version[:12]}, recorded on the round, cannot be read by "
+                         f"this release ({exc}); use --current-ruleset to judge with this release's") from None
 
 
 def replay_round(warehouse_url: str, table_id: str, round_id: str,
