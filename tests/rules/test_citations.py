@@ -10,10 +10,11 @@ file a bare ``(L127)`` cites the ruleset's own seed. Checked here:
    Spanish words :data:`KEYWORDS` lists for its key (a new key without words fails);
 3. every «quotation» next to a citation (ambiguities, comments, docstrings, the citations
    themselves) is found word for word in the lines cited (``...`` may skip words);
-4. every citation in the code (a module docstring, function, class or module-level constant
-   of ``pitwatch``): the range contains one of the words :data:`SYMBOL_KEYWORDS` lists for
-   that place (a new citing place without words fails). Comments between module-level
-   statements belong to no place: only checks 1 and 3 apply to them.
+4. every citation in the code (a module docstring, function, class, annotated class field or
+   module-level constant of ``pitwatch``): the range contains one of the words
+   :data:`SYMBOL_KEYWORDS` lists for that place (a new citing place without words fails); a
+   field of a typed ruleset model is checked against the words of its own rule. Comments
+   between module-level statements belong to no place: only checks 1 and 3 apply to them.
 
 Words are compared without case, accents or punctuation; a word hyphenated at a line break of
 the seed is joined again.
@@ -389,15 +390,93 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/roulette.py:MAX_MULTIPLES": ["maximo"],
     "pitwatch/sim/roulette.py:_layout": ["columnas", "combinaciones", "apuestas"],
     "pitwatch/sim/roulette.py:bet_limits": ["minimo", "maximo"],
+    # typed ruleset models: one entry per citing field (``Class.field``), class docstring or module
+    "pitwatch/rules/models/blackjack.py": ["veintiuno"],
+    "pitwatch/rules/models/blackjack.py:BlackjackOptions.max_multiplier": ["veces el minimo", "veces el valor minimo"],
+    "pitwatch/rules/models/blackjack.py:BlackjackLimits.allowed_multipliers": ["20 25 50 100 o 200 veces"],
+    "pitwatch/rules/models/blackjack.py:BlackjackLimits.multiplier_range": ["entre 10 y 200 veces"],
+    "pitwatch/rules/models/blackjack.py:BlackjackLimits.max_bettors_per_box": ["por casilla"],
+    "pitwatch/rules/models/blackjack.py:BlackjackLimits.boxes": ["siete"],
+    "pitwatch/rules/models/blackjack.py:BlackjackLimits.min_hands": ["dos manos"],
+    "pitwatch/rules/models/blackjack.py:BlackjackPayouts.win": ["a la par"],
+    "pitwatch/rules/models/blackjack.py:BlackjackPayouts.blackjack": ["tres por dos"],
+    "pitwatch/rules/models/blackjack.py:BlackjackPayouts.insurance": ["dos por uno"],
+    "pitwatch/rules/models/blackjack.py:BlackjackPayouts.surrender_returned": ["perdiendo la mitad"],
+    "pitwatch/rules/models/blackjack.py:BlackjackPayouts.insurance_max_fraction": ["mitad de su apuesta primitiva"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.decks": ["seis barajas"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.burn": ["cinco primer"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.cut_card_min_behind": ["como minimo a un juego"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.dealer_stands_on": ["llegar a 17", "llegar a diecisiete"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.dealer_hits_soft_17": ["como once puntos"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.double_totals": ["podra doblar"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.double_after_split": ["los pares"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.resplit": ["nuevo par"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.resplit_aces": ["par de ases"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.surrender": ["retiro", "desistir"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.even_money": ["a la par"],
+    "pitwatch/rules/models/blackjack.py:BlackjackRules.no_draw_without_hands_in_play": ["queden manos en juego"],
+    "pitwatch/rules/models/punto_banca.py": ["punto y banca"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaOptions.stake_unit": ["multiplos del minimo"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaPayouts.punto": ["cobro y pago", "a la par"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaPayouts.tie": ["ocho a uno", "8 a 1", "ocho veces"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeduction.rate": ["deduccion"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaLimits.tie_max_fraction": ["10%", "10 por 100"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaLimits.table_max_ratio_min": ["veces el minimo"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaLimits.table_max_ratio_max": ["veces el minimo"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaLimits.table_max_ratios": ["20 50 o 100 veces"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaLimits.stake_unit_rule": ["multiplos del minimo"],
+    # 001 L26-L28: the Catálogo regulating the «elementos materiales» (the decks) is not a seed
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.decks": ["seis barajas", "elementos materiales"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.cut_cards_behind": ["queden siete"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.burn_count_min": ["inutilizad"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.initial_order": [
+        "primera y tercera", "primera y la tercera", "primer y tercer"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.naturals": ["8 o 9"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.punto_draws": ["0 1 2 3 4 o 5"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaDeal.punto_stands": ["6 o 7"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaTableau": ["tercera carta", "tercer naipe"],
+    "pitwatch/rules/models/punto_banca.py:PuntoBancaRuleset.spots": ["a favor de la banca", "al empate"],
+    "pitwatch/rules/models/roulette.py": ["ruleta francesa"],
+    "pitwatch/rules/models/roulette.py:RouletteOptions.max_tier": ["180 360 o 540 veces", "10 20 o 30 veces"],
+    "pitwatch/rules/models/roulette.py:RouletteOptions.simple_chance_min_multiple": ["cinco veces el minimo autorizado"],
+    "pitwatch/rules/models/roulette.py:RouletteOptions.zero_default": ["dos soluciones", "podra optar"],
+    "pitwatch/rules/models/roulette.py:RouletteOptions.max_rule": ["10 20 o 30 veces", "autorizacion de funcionamiento"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts": ["conserva"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.straight": ["treinta y cinco veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.split": ["diecisiete veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.street": ["once veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.corner": ["ocho veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.sixline": ["cinco veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.column": ["dos veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.dozen": ["dos veces"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.columns": ["la mitad"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.dozens": ["la mitad"],
+    "pitwatch/rules/models/roulette.py:RoulettePayouts.simple": ["ganancia asciende al valor", "ganancia la cantidad apostada"],
+    "pitwatch/rules/models/roulette.py:RouletteMaxMultiples": ["10 20 o 30 veces", "012", "0123"],
+    "pitwatch/rules/models/roulette.py:RouletteMaxMultiples.simple": ["180 360 o 540 veces"],
+    "pitwatch/rules/models/roulette.py:RouletteLimits.simple_chance_min_multiple_max": ["cinco veces el minimo autorizado"],
+    "pitwatch/rules/models/roulette.py:RouletteLimits.change_during_session": ["variar"],
+    "pitwatch/rules/models/roulette.py:RouletteZero.refund_fraction": ["mitad", "50%", "reintegro"],
+    "pitwatch/rules/models/roulette.py:RouletteZero.floor_basis": ["minimo de la mesa", "apuesta minima de la mesa"],
+    "pitwatch/rules/models/roulette.py:RouletteZero.floor_from_zero": ["segunda"],
 }
-"""``path`` (its module docstring) or ``path:name`` (a function, class, method or module-level
-constant, with its comments and docstring) -> Spanish words, one of which every range cited
-there must contain. A new citing name without words fails."""
+"""``path`` (its module docstring) or ``path:name`` (a function, class, method, annotated class
+field ``Class.field`` or module-level constant, with its comments and docstring) -> Spanish words,
+one of which every range cited there must contain. A new citing name without words fails."""
+
+
+def _with_docstring(stmt: ast.stmt, nxt: ast.stmt | None) -> int:
+    """Last line of ``stmt``, or of the string right under it (an attribute docstring)."""
+    end = stmt.end_lineno or stmt.lineno
+    if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant) and isinstance(nxt.value.value, str):
+        end = nxt.end_lineno or end
+    return end
 
 
 def _symbols(tree: ast.Module) -> list[tuple[int, int, str]]:
-    """(first line, last line, qualified name) of every class and function, and of every
-    module-level constant (with its comments and the docstring under it)."""
+    """(first line, last line, qualified name) of every class and function, of every annotated
+    field of a class (``Class.field``, with its ``Field(description=...)`` and the docstring under
+    it), and of every module-level constant (with its comments and the docstring under it)."""
     out = []
 
     def walk(node: ast.AST, prefix: str) -> None:
@@ -406,32 +485,30 @@ def _symbols(tree: ast.Module) -> list[tuple[int, int, str]]:
                 name = f"{prefix}{child.name}"
                 out.append((child.lineno, child.end_lineno or child.lineno, name))
                 walk(child, name + ".")
+            if isinstance(child, ast.ClassDef):
+                body = child.body
+                for stmt, nxt in zip(body, [*body[1:], None]):
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        out.append((stmt.lineno, _with_docstring(stmt, nxt), f"{prefix}{child.name}.{stmt.target.id}"))
 
     walk(tree, "")
     body = tree.body
     for stmt, nxt in zip(body, [*body[1:], None]):
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(stmt, "target", None)
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name):
-            end = stmt.end_lineno or stmt.lineno
-            if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
-                end = nxt.end_lineno or end
-            out.append((stmt.lineno, end, target.id))
+            out.append((stmt.lineno, _with_docstring(stmt, nxt), target.id))
     return out
 
 
 def _code_citations() -> list[tuple[str, Ref]]:
-    """(symbol, ref) for every citation of pitwatch/**.py: in a function, class or module-level
-    constant (``path:name``) or in the module docstring (``path``). Comments between module-level
-    statements belong to none and are left to the quotation check."""
+    """(symbol, ref) for every citation of pitwatch/**.py: in a function, class, class field or
+    module-level constant (``path:name``, the innermost one) or in the module docstring (``path``).
+    Comments between module-level statements belong to none and are left to the quotation check."""
     out = []
     for path, (text, _) in SOURCES.items():
         if path.suffix != ".py":
             continue
         rel = str(path.relative_to(ROOT))
-        if rel.startswith("pitwatch/rules/models/"):
-            # Not yet: the typed ruleset models cite a rule per field description, which needs
-            # keywords per field, not per class (their ranges and quotations are still checked).
-            continue
         tree = ast.parse(text)
         symbols = _symbols(tree)
         first = tree.body[0] if tree.body else None

@@ -137,7 +137,7 @@ class RouletteZero(Section):
     ("refund", initial/2^k: Galicia 000 L127 «su valor») or the kept amount ("held", initial/2^(k-1):
     Andalucía 004 L316-L319 «la cantidad de la apuesta mantenida»)."""
     floor_from_zero: Positive
-    """First consecutive zero at which that floor applies: 2 (000 L127; 004 L316-L319; the first zero
+    """First consecutive zero at which that floor applies: 2 (000 L127; 004 L312-L319; the first zero
     always offers both options)."""
 
 
