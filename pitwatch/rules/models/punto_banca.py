@@ -40,7 +40,8 @@ class PuntoBancaPayouts(Section):
     """``[payouts]``: net winnings per euro staked; the stake is returned on top."""
 
     punto: Ratio
-    """1, even money: implied, the texts never print the ratio (000 L467; 001 L170-L172; 004 L1702-L1704)."""
+    """1, even money: implied in Galicia and Asturias, which print no ratio (000 L467; 001 L170-L172);
+    Andalucía prints it: «serán pagadas a la par» (004 L1702-L1704)."""
     banca: Ratio
     """1, even money, less the ``[deduction]``."""
     tie: Ratio
