@@ -121,3 +121,19 @@ def test_replay_round_keeps_the_state_a_re_opening_carries(chdb_url):
     assert [(r["bet_id"], r["expected_outcome"], r["expected_returned"], r["discrepancy"])
             for r in recs if r["kind"] == "settlement"] == [("R1-B1", "released", "10.00", "0.00")]
 
+
+def test_replay_file_reports_a_cut_line_as_the_live_pipeline_does(tmp_path):
+    """A line cut short is invalid JSON; ``replay file`` gives the reason the live pipeline gives
+    for the same bytes (the line's end of line is not part of the event: it used to be read as
+    a control character on a second line)."""
+    lines = Roulette().open().spin("R1", 17, "clockwise", [("red", "10.00")], [("R1-B1", "lose", "0.00")]).lines
+    cut = lines[3][:lines[3].index(b'"type"') + 10]
+    live = BatchProcessor(lambda _t: None, clock=lambda: CLOCK).process([InMessage(ROULETTE.encode(), cut, 0, 0)])
+    [row] = live.rows["rejected"]
+    assert row["reason"].startswith("<event>: Invalid JSON: EOF while parsing a string at line 1 column ")
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"\n".join(lines[:3] + [cut] + lines[3:]) + b"\n")
+    res = runner.invoke(app, ["replay", "file", str(path), "--format", "json"], env=ENV)
+    assert res.exit_code == 2, res.output
+    recs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert [(r["line"], r["reason"]) for r in recs if r["kind"] == "invalid_line"] == [(4, row["reason"])]
