@@ -137,3 +137,26 @@ def test_replay_file_reports_a_cut_line_as_the_live_pipeline_does(tmp_path):
     assert res.exit_code == 2, res.output
     recs = [json.loads(ln) for ln in res.stdout.splitlines()]
     assert [(r["line"], r["reason"]) for r in recs if r["kind"] == "invalid_line"] == [(4, row["reason"])]
+
+
+def test_replay_round_finds_a_round_closed_by_the_next_one(warehouse_url):
+    """R1's ``round_ended`` never arrives; R2's ``round_started`` closes it. Live, R1 gets its
+    verdict then: its straight-up on 17 (10.00 € at 35 to 1, 000 L133) returns 360.00 €, as
+    recorded, and a procedure violation says R1 never ended. ``replay round R1`` must give
+    that verdict; it stopped folding at R1's last event, before the one that closed it, and
+    answered that the round was not found."""
+    ev = Roulette().open().spin("R1", 17, "clockwise", [("straight:17", "10.00")], [("R1-B1", "win", "360.00")])
+    ev.lines.pop()  # R1's round_ended never happened (the next event takes its seq)
+    ev.add("player_seated", actor=("player", "P-2"), player_id="P-2", seat=2)  # a table event does not close it
+    lines = ev.spin("R2", 5, "counterclockwise", [], []).lines
+    alerts, settlements, res = live_then_replay_round(lines, warehouse_url, "R1")  # both backends
+    assert _kinds(alerts) == [("R1", "procedure", "0.00")]
+    assert [(r["round_id"], r["bet_id"], r["expected_returned"]) for r in settlements] == [
+        ("R1", "R1-B1", Decimal("360.00"))]
+    assert res.exit_code == 1, res.output
+    recs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert [(r["round_id"], r["outcome"]) for r in recs if r["kind"] == "round"] == [("R1", "17 black")]
+    assert [(r["violation_kind"], r["message"]) for r in recs if r["kind"] == "violation"] == [
+        ("procedure", "round R1 never ended before round R2 began")]
+    assert [(r["bet_id"], r["expected_returned"], r["discrepancy"]) for r in recs if r["kind"] == "settlement"] == [
+        ("R1-B1", "360.00", "0.00")]
