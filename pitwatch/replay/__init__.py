@@ -94,6 +94,7 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
         stats.lines += 1
         if isinstance(raw, str):
             raw = raw.encode()
+        raw = raw.rstrip(b"\r\n")  # the line's end is not part of the event (as a Kafka message)
         if not raw.strip():
             continue
         try:

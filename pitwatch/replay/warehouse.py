@@ -70,11 +70,14 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
     recorded: then with the version shipped with this release. The second member of the
     result says which (``None`` if the round never reached a verdict).
 
-    The table's events up to the round's last ``seq`` are folded from the table's latest
-    ``table_opened`` before the round (limits, ruleset and cross-round state such as
-    imprisoned roulette bets come from them). Returns the items to report: one per stored
-    event that could not be replayed (``error`` names its ``seq``; e.g. an event stored
-    before a stricter schema), then the round's verdict item; their ``line`` is ``None``.
+    The table's stored events up to the one that ends the round (its ``round_ended``, else
+    the next event of another round, or the table closing or re-opening) are folded from the
+    table's first one, as the live pipeline folded them: no later ``table_opened`` is a safe
+    start, since one the rules rejected changes nothing and a re-opening with the same ruleset
+    keeps what crosses rounds (imprisoned roulette bets, the last spin direction, a burn due).
+    Returns the items to report: one per stored event that could not be replayed (``error``
+    names its ``seq``; e.g. an event stored before a stricter schema), then the round's
+    verdict item; their ``line`` is ``None``.
     Returns ``None`` if the round is not stored. ``stats``, if given, receives the counts:
     stored events read (``lines``) and accepted (``events``), the invalid ones, one round
     and that round's violations (alerts of other rounds of the fold are not this round's).
@@ -86,18 +89,21 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
     wh = open_warehouse(warehouse_url)
     try:
         bounds = wh.query(
-            "SELECT min(seq), max(seq) FROM pitwatch.events_raw FINAL "
+            "SELECT max(seq), maxIf(seq, type = 'round_ended') FROM pitwatch.events_raw FINAL "
             "WHERE table_id = %(t)s AND round_id = %(r)s", {"t": table_id, "r": round_id})
-        if not bounds or bounds[0][1] in (None, 0):
+        if not bounds or bounds[0][0] in (None, 0):
             return None
-        first, last = bounds[0]
-        opened = wh.query(
-            "SELECT max(seq) FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
-            "AND type = 'table_opened' AND seq <= %(s)s", {"t": table_id, "s": first})
-        start = opened[0][0] if opened and opened[0][0] else 1
+        last, ended = bounds[0]
+        if ended != last:
+            # the round never ended: the next event of another round or the table closing ends
+            # it (a re-opening may end it sooner); fold up to that one, else to the table's last
+            closer = wh.query(
+                "SELECT min(seq) FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s AND seq > %(s)s "
+                "AND (round_id != '' OR type = 'table_closed')", {"t": table_id, "s": last})
+            last = closer[0][0] if closer and closer[0][0] else 2**63 - 1
         rows = wh.query(
             "SELECT seq, payload FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
-            "AND seq >= %(a)s AND seq <= %(b)s ORDER BY seq", {"t": table_id, "a": start, "b": last})
+            "AND seq <= %(b)s ORDER BY seq", {"t": table_id, "b": last})
         recorded = None if current else _version_in_force(wh, table_id, round_id)
         if recorded is not None:
             _load_version(wh, *recorded)

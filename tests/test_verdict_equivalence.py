@@ -1,0 +1,631 @@
+"""Property: the verdict of a round does not depend on the path that derives it.
+
+Simulated evenings (1-3 tables of different games, every fault kind of the simulator drawn on
+or off) with rule-breaking events and invalid lines injected are judged three ways:
+
+1. **live**: the lines as Kafka messages (keyed by table, spread over partitions, consumed
+   with the partitions interleaved) through the stream processor in batches, the table states
+   kept between batches, now and then a batch redelivered after a crash; every batch's rows
+   sunk into a fresh chDB warehouse through the idempotent ``insert_new``. The live verdicts
+   are what the warehouse then holds (``settlements`` and ``alerts``).
+2. ``pitwatch replay round TABLE ROUND --format json`` from that warehouse, for every round
+   with a stored event.
+3. ``pitwatch replay file --format json`` of the same lines, in the order the live pipeline
+   consumed them (each table's lines in their own order).
+
+The oracle is the agreement of the three, never one path alone. What each path is defined to
+produce, and so what is compared:
+
+- **settlements** of a round (bet, spot, stake, expected outcome/returned/commission, what
+  was recorded, discrepancy, citation, detail): equal across the three.
+- **the round verdict's violations** (payout discrepancies, past-posting, limits, invalid
+  bets, illegal decisions, misdraws, spin direction, procedure; compared by alert id, kind,
+  bet, player, amount, citation and message): equal across the three. ``replay round``
+  reports only these: it replays one round from the stored events, so the alerts raised on
+  single messages as they arrived (``sequence_gap``, ``duplicate_event``, ``rejected_event``)
+  are outside what it is defined to produce (the warehouse keeps one copy of a duplicated
+  event and none of an invalid or stale message, so it could not see them anyway).
+- **every alert of a round** (the above plus the per-message ones), **the table-level
+  alerts** (no round) of each table, and **the rejected messages** (their reasons): live ==
+  ``replay file``, which both read the whole stream.
+- The warehouse keeps one alert per alert id, the first: ids are stable (table, round, kind,
+  bet, evidence), so a second ``duplicate_event`` for the same duplicated event id in the same
+  round (a forged copy with another seq) is the same alert there, while ``replay file`` prints
+  both. The JSON output is therefore read keeping the first alert of each id.
+- A warehouse alert has no null amount (it stores ``0.00``), so a null amount in the JSON
+  output compares as ``0.00``; absent ids compare as ``''``.
+
+Examples take a second or two each (a warehouse, a CLI run per round), so hypothesis does not
+shrink a failure (that could outlast the test timeout): the falsifying example it prints can
+be pasted into an ``@example`` to reproduce it, and the assertion names what differs first
+(the round, or the table, and what only some paths produced). ``ALL_ON``, always run first,
+has every fault kind on and every injection and invalid line in (checked by the last test).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+import zlib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
+from pitwatch.cli import app
+from pitwatch.replay import replay_lines
+from pitwatch.sim.base import FAULT_KINDS, TableSpec, default_floor, simulate
+from pitwatch.streams.processor import BatchProcessor, InMessage
+from pitwatch.warehouse import open_warehouse
+from typer.testing import CliRunner
+
+runner = CliRunner()
+
+FLOOR: dict[str, list[TableSpec]] = defaultdict(list)
+for _spec in default_floor(7):
+    FLOOR[_spec.game].append(_spec)
+GAMES = tuple(sorted(FLOOR))
+
+PER_EVENT_FAULTS = frozenset({"dropped_event", "duplicated_event"})
+"""Fault kinds whose rate is per event (the others: per round)."""
+
+INJECTIONS = (
+    "late_bet", "off_layout_bet", "over_maximum_bet", "below_minimum_bet", "illegal_decision",
+    "insurance_over_half", "withdrawn_after_close", "unknown_bet_settled", "duplicate_event_id",
+    "stale_seq", "reopen_wrong_ruleset", "reopen_same_ruleset", "closed_and_reopened", "limits_changed",
+)
+"""Schema-valid events injected into a round (or just before one): each breaks a rule, or
+(re-openings, a session closed and opened again) moves the table's state in a way the rules
+allow."""
+
+ONLY: dict[str, tuple[str, ...]] = {"insurance_over_half": ("blackjack",)}
+"""Injections that fit some games only."""
+
+INVALID_LINES = ("truncated", "seq_not_a_number", "wrong_field_type", "not_an_object")
+"""Lines that are not valid events (each inserted before, or in place of, a real event)."""
+
+PER_MESSAGE_KINDS = frozenset({"sequence_gap", "duplicate_event", "rejected_event",
+                               "table_quarantined", "quarantine_released"})
+"""Alerts raised on a single message as it arrives, not by a round's verdict."""
+
+CLOCK = datetime(2026, 11, 22, 3, 0, tzinfo=timezone.utc)
+
+
+# --------------------------------------------------------------------------- the evening
+
+
+@dataclass
+class Evening:
+    """What one example draws."""
+
+    seed: int
+    specs: list[TableSpec]
+    hours: float
+    rates: dict[str, float]
+    injections: list[tuple[str, int, int]]  # (kind, table pick, round pick)
+    invalid: list[tuple[str, int, int, bool]]  # (kind, table pick, position pick, replace the event)
+    partitions: int
+    batch: int
+    flush_every: int
+    crashes: frozenset[int]  # batch numbers after which the worker crashes
+    crash_stores_state: bool
+    order_seed: int
+
+
+@st.composite
+def evenings(draw: Any) -> Evening:
+    games = draw(st.lists(st.sampled_from(GAMES), min_size=1, max_size=3, unique=True))
+    specs = [draw(st.sampled_from(FLOOR[g])) for g in games]
+    on = draw(st.sets(st.sampled_from(FAULT_KINDS)))
+    rates = {k: (draw(st.sampled_from((0.005, 0.02))) if k in PER_EVENT_FAULTS
+                 else draw(st.sampled_from((0.1, 0.3)))) if k in on else 0.0 for k in FAULT_KINDS}
+    pick = st.integers(0, 10_000)
+    return Evening(
+        seed=draw(st.integers(0, 2**32 - 1)),
+        specs=specs,
+        hours=draw(st.sampled_from((0.3, 0.4, 0.5))),
+        rates=rates,
+        injections=draw(st.lists(st.tuples(st.sampled_from(INJECTIONS), pick, pick), max_size=10)),
+        invalid=draw(st.lists(st.tuples(st.sampled_from(INVALID_LINES), pick, pick, st.booleans()), max_size=3)),
+        partitions=draw(st.integers(1, 4)),
+        batch=draw(st.sampled_from((1, 7, 50, 400, 10_000))),
+        flush_every=draw(st.sampled_from((1, 5, 1000))),
+        crashes=frozenset(draw(st.sets(st.integers(0, 30), max_size=3))),
+        crash_stores_state=draw(st.booleans()),
+        order_seed=draw(st.integers(0, 2**32 - 1)),
+    )
+
+
+ALL_ON = Evening(
+    seed=11, specs=[FLOOR[g][0] for g in GAMES], hours=0.5,
+    rates={k: (0.02 if k in PER_EVENT_FAULTS else 0.3) for k in FAULT_KINDS},
+    injections=[(k, t, r) for i, k in enumerate(INJECTIONS) for t, r in ((i, 2 * i + 1), (i + 1, 3 * i + 2))],
+    invalid=[(k, i, 40 * i + 7, i % 2 == 0) for i, k in enumerate(INVALID_LINES)],
+    partitions=2, batch=50, flush_every=5, crashes=frozenset({3, 8}), crash_stores_state=True, order_seed=1)
+"""Every fault kind on, every injection (twice), every kind of invalid line, all games."""
+
+
+# --------------------------------------------------------------------------- injections
+
+
+class Table:
+    """One table's events, in order, as entries ``[how, event]``: ``how`` is ``sim`` (from the
+    simulator: keeps its seq, shifted past the events injected before it), ``new`` (takes the
+    next seq) or ``stale`` (a seq already used)."""
+
+    def __init__(self, spec: TableSpec, events: list[dict], rng: random.Random):
+        self.spec = spec
+        self.entries: list[list[Any]] = [["sim", e] for e in events]
+        self.rng = rng
+        self.opened = next(e for e in events if e["type"] == "table_opened")
+
+    def rounds(self) -> list[str]:
+        return [e["round_id"] for how, e in self.entries if how == "sim" and e["type"] == "round_started"]
+
+    def find(self, round_id: str, type: str, **match: Any) -> int | None:
+        for i, (how, e) in enumerate(self.entries):
+            if how == "sim" and e.get("round_id") == round_id and e.get("type") == type and \
+                    all(e.get(k) == v for k, v in match.items()):
+                return i
+        return None
+
+    def round_events(self, round_id: str, type: str) -> list[dict]:
+        return [e for how, e in self.entries if how == "sim" and e.get("round_id") == round_id and e["type"] == type]
+
+    def event(self, near: dict, type: str, actor: tuple[str, str] | None = None, **payload: Any) -> dict:
+        return {
+            "event_id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)), "schema_version": 1,
+            "casino_id": near["casino_id"], "table_id": near["table_id"], "game": near["game"], "seq": 0,
+            "round_id": near.get("round_id"), "occurred_at": near["occurred_at"],
+            "actor": {"role": actor[0], "id": actor[1]} if actor else dict(near["actor"]), "type": type, **payload}
+
+    def insert(self, index: int, event: dict, how: str = "new") -> None:
+        self.entries.insert(index, [how, event])
+
+    def renumber(self) -> list[bytes]:
+        """The table's lines: simulator events keep their seq gaps (dropped events) and
+        duplicates (same event id, same seq), injected events take the next seq."""
+        out: list[bytes] = []
+        shift, last = 0, 0
+        assigned: dict[str, int] = {}
+        for how, e in self.entries:
+            e = dict(e)
+            if how == "sim":
+                e["seq"] = assigned.setdefault(e["event_id"], e["seq"] + shift)
+                last = e["seq"]
+            elif how == "stale":
+                e["seq"] = max(1, last - 2)
+            else:
+                shift += 1
+                last = e["seq"] = last + 1
+            out.append(json.dumps(e).encode())
+        return out
+
+
+def stake_of(spec: TableSpec, units: int) -> str:
+    return f"{spec.min_bet * units:.2f}"
+
+
+def inject(t: Table, kind: str, round_id: str) -> bool:
+    """Insert one ``kind`` rule break into ``round_id`` of table ``t``; False if it cannot go
+    there (e.g. a round without bets)."""
+    spec, game, rng = t.spec, t.spec.game, t.rng
+    start = t.find(round_id, "round_started")
+    assert start is not None
+    started = t.entries[start][1]
+    closed = t.find(round_id, "bets_closed")
+    ended = t.find(round_id, "round_ended")
+    bets = t.round_events(round_id, "bet_placed")
+    player = ("player", "P-INJECTED")
+    spot = {"french_roulette": "red", "blackjack": "main", "punto_banca": "banca"}[game]
+    box = {"box": 1 + rng.randrange(7)} if game == "blackjack" else {}
+
+    def bet(near: dict, spot: str, stake: str, **extra: Any) -> dict:
+        bid = f"{spec.table_id}-X{rng.randrange(10**6):06d}"
+        return t.event(near, "bet_placed", player, bet_id=bid, player_id=player[1], spot=spot, stake=stake,
+                       **{**box, **extra})
+
+    if kind == "late_bet":  # after «No va más»: past-posting
+        if closed is None:
+            return False
+        t.insert(closed + 1, bet(t.entries[closed][1], spot, stake_of(spec, 1)))
+    elif kind == "off_layout_bet":  # well-formed spot that is not on the game's layout
+        bad = {"french_roulette": ("split:1-5", {}), "blackjack": ("main", {"box": 9}),
+               "punto_banca": ("red", {})}[game]
+        t.insert(start + 1, bet(started, bad[0], stake_of(spec, 1), **bad[1]))
+    elif kind == "over_maximum_bet":  # far above the table maximum
+        spot_ = "straight:17" if game == "french_roulette" else spot
+        t.insert(start + 1, bet(started, spot_, f"{spec.max_bet * 10:.2f}"))
+    elif kind == "below_minimum_bet":  # half the table minimum
+        spot_ = "straight:17" if game == "french_roulette" else spot
+        t.insert(start + 1, bet(started, spot_, f"{spec.min_bet / 2:.2f}"))
+    elif kind == "illegal_decision":
+        if game == "blackjack":  # a double on a hand holding one card
+            first = next((i for i, (how, e) in enumerate(t.entries) if how == "sim" and e.get("round_id") == round_id
+                          and e["type"] == "card_dealt" and e["hand"] != "dealer"), None)
+            if first is None:
+                return False
+            card = t.entries[first][1]
+            t.insert(first + 1, t.event(card, "player_decision", player, decision="double", hand=card["hand"]))
+        elif game == "french_roulette":  # en prison although the ball did not land on zero (or no such bet)
+            landed = t.find(round_id, "ball_landed")
+            if landed is None or t.entries[landed][1]["number"] == 0:
+                return False
+            target = bets[0]["bet_id"] if bets else "NO-SUCH-BET"
+            t.insert(landed + 1, t.event(t.entries[landed][1], "player_decision", player, decision="en_prison",
+                                         bet_id=target))
+        else:  # a blackjack decision at punto y banca
+            if closed is None:
+                return False
+            t.insert(closed + 1, t.event(t.entries[closed][1], "player_decision", player, decision="hit",
+                                         hand="punto"))
+    elif kind == "insurance_over_half":  # insurance of the whole stake (half at most)
+        dealer = t.find(round_id, "card_dealt", hand="dealer")
+        main = [b for b in bets if b.get("box")]
+        if game != "blackjack" or dealer is None or not main:
+            return False
+        t.insert(dealer + 1, t.event(t.entries[dealer][1], "player_decision", ("player", main[0]["player_id"]),
+                                     decision="insurance", bet_id=main[0]["bet_id"], amount=main[0]["stake"]))
+    elif kind == "withdrawn_after_close":
+        if closed is None or not bets:
+            return False
+        t.insert(closed + 1, t.event(t.entries[closed][1], "bet_withdrawn", ("player", bets[-1]["player_id"]),
+                                     bet_id=bets[-1]["bet_id"]))
+    elif kind == "unknown_bet_settled":  # money handed over for a bet nobody placed
+        if ended is None:
+            return False
+        t.insert(ended, t.event(t.entries[ended][1], "settlement_recorded", bet_id=f"{spec.table_id}-GHOST",
+                                outcome="win", returned=stake_of(spec, 3)))
+    elif kind == "duplicate_event_id":  # another event under the id of one already received
+        copy = bet(started, spot, stake_of(spec, 2))
+        copy["event_id"] = started["event_id"]
+        t.insert(start + 2 if len(t.entries) > start + 2 else start + 1, copy)
+    elif kind == "stale_seq":  # a seq the table already used, with a new event id
+        t.insert(start + 1, bet(started, spot, stake_of(spec, 1)), how="stale")
+    elif kind in ("reopen_wrong_ruleset", "reopen_same_ruleset", "closed_and_reopened"):  # between two rounds
+        before = t.entries[start - 1][1] if start > 0 else started
+        opened = t.event(before, "table_opened", ("pit_boss", "PB-1"),
+                         **{k: t.opened[k] for k in ("ruleset_id", "jurisdiction", "min_bet", "max_bet",
+                                                     "float_amount", "options")})
+        opened["round_id"] = None
+        if kind == "reopen_wrong_ruleset":
+            other = [s for g, ss in FLOOR.items() if g != game for s in ss]
+            opened["ruleset_id"] = rng.choice([s.ruleset_id for s in other] + [f"{game}.murcia"])
+        t.insert(start, opened)
+        if kind == "closed_and_reopened":
+            closed_ = t.event(before, "table_closed", ("pit_boss", "PB-1"))
+            closed_["round_id"] = None
+            t.insert(start, closed_)
+    elif kind == "limits_changed":  # between two rounds: minimum and maximum doubled
+        before = t.entries[start - 1][1] if start > 0 else started
+        changed = t.event(before, "limits_changed", ("pit_boss", "PB-1"), min_bet=f"{spec.min_bet * 2:.2f}",
+                          max_bet=f"{spec.max_bet * 2:.2f}")
+        changed["round_id"] = None
+        t.insert(start, changed)
+    else:  # pragma: no cover
+        raise AssertionError(kind)
+    return True
+
+
+def invalid_line(kind: str, event: dict, rng: random.Random) -> bytes:
+    raw = json.dumps(event)
+    if kind == "truncated":
+        return raw[:rng.randrange(1, len(raw) - 1)].encode()
+    if kind == "seq_not_a_number":
+        return json.dumps(dict(event, seq=f"#{event['seq']}")).encode()
+    if kind == "wrong_field_type":
+        return json.dumps(dict(event, occurred_at=12345, round_id=7)).encode()
+    return json.dumps([event["table_id"], event["seq"]]).encode()
+
+
+def build(ev: Evening) -> tuple[dict[str, list[bytes]], Counter]:
+    """The evening's lines per table (injections and invalid lines in place), and what was
+    actually injected."""
+    events, _labels = simulate(ev.specs, ev.hours, ev.seed, fault_rates=ev.rates)
+    per_table: dict[str, list[dict]] = defaultdict(list)
+    for e in events:
+        per_table[e["table_id"]].append(e)
+    rng = random.Random(ev.seed)
+    tables = [Table(s, per_table[s.table_id], rng) for s in ev.specs]
+    done: Counter = Counter()
+    for kind, tpick, rpick in ev.injections:
+        fit = [t for t in tables if t.spec.game in ONLY.get(kind, GAMES)]
+        if not fit:
+            continue
+        t = fit[tpick % len(fit)]
+        rounds = t.rounds()
+        for k in range(len(rounds)):  # the picked round, else the next one where it fits
+            if inject(t, kind, rounds[(rpick + k) % len(rounds)]):
+                done[kind] += 1
+                break
+    lines = {t.spec.table_id: t.renumber() for t in tables}
+    for kind, tpick, ppick, replace in ev.invalid:
+        tid = ev.specs[tpick % len(ev.specs)].table_id
+        i = ppick % len(lines[tid])
+        try:
+            event = json.loads(lines[tid][i])
+        except ValueError:
+            continue  # already damaged
+        if not isinstance(event, dict):
+            continue
+        lines[tid][i:i + replace] = [invalid_line(kind, event, rng)]
+        done[kind] += 1
+    return lines, done
+
+
+# --------------------------------------------------------------------------- the three paths
+
+
+def consume(lines: dict[str, list[bytes]], partitions: int, order_seed: int) -> list[InMessage]:
+    """The lines as a consumer sees them: keyed by table, partition by CRC-32 of the key,
+    offsets per partition; partitions interleaved in chunks (each table's lines stay in order)."""
+    queues: dict[int, list[InMessage]] = defaultdict(list)
+    for tid, tlines in lines.items():  # a table's lines all go to one partition
+        p = zlib.crc32(tid.encode()) % partitions
+        queues[p].extend(InMessage(tid.encode(), ln, p, 0) for ln in tlines)
+    rng = random.Random(order_seed)
+    for p, q in queues.items():  # a partition is a log: interleave its tables too
+        by_table: dict[bytes, list[InMessage]] = defaultdict(list)
+        for m in q:
+            by_table[m.key or b""].append(m)
+        rng.shuffle(q)
+        merged = [by_table[m.key or b""].pop(0) for m in q]
+        for off, m in enumerate(merged):
+            m.offset = off
+        queues[p] = merged
+    for tid, tlines in lines.items():
+        p = zlib.crc32(tid.encode()) % partitions
+        mine = [m.value for m in queues[p] if m.key == tid.encode()]
+        assert mine == tlines
+    out: list[InMessage] = []
+    heads = {p: 0 for p in queues}
+    while heads:
+        p = rng.choice(sorted(heads))
+        n = rng.randint(1, 60)
+        out.extend(queues[p][heads[p]:heads[p] + n])
+        heads[p] += n
+        if heads[p] >= len(queues[p]):
+            del heads[p]
+    return out
+
+
+def run_live(messages: list[InMessage], ev: Evening, url: str) -> None:
+    """The stream processor over ``messages`` in batches; rows sunk into ``url``."""
+    store: dict[str, bytes] = {}
+    proc = BatchProcessor(store.get, clock=lambda: CLOCK)
+    pending: dict[str, list[dict]] = defaultdict(list)
+    wh = open_warehouse(url)
+    try:
+        wh.ensure_schema()
+
+        def flush() -> None:
+            for table, rows in pending.items():
+                wh.insert_new(table, rows)
+            pending.clear()
+
+        batches = [messages[i:i + ev.batch] for i in range(0, len(messages), ev.batch)]
+        for n, batch in enumerate(batches):
+            res = proc.process(batch)
+            for table, rows in res.rows.items():
+                pending[table].extend(rows)
+            if n in ev.crashes:
+                # the worker dies after storing the batch's rows; the batch is redelivered to a
+                # new worker, with or without the states it had stored
+                flush()
+                if ev.crash_stores_state:
+                    store.update(res.states)
+                proc = BatchProcessor(store.get, clock=lambda: CLOCK)
+                res = proc.process(batch)
+                for table, rows in res.rows.items():
+                    pending[table].extend(rows)
+            store.update(res.states)
+            if n % ev.flush_every == 0:
+                flush()
+        flush()
+    finally:
+        wh.close()
+
+
+def replay_json(args: list[str]) -> list[dict]:
+    res = runner.invoke(app, ["replay", *args, "--format", "json"], env={"COLUMNS": "200"})
+    assert res.exit_code in (0, 1, 2), (args, res.output, res.exception)
+    return [json.loads(ln) for ln in res.stdout.splitlines()]
+
+
+def _money(v: Any) -> str:
+    return "0.00" if v is None or v == "" else f"{Decimal(str(v)):.2f}"
+
+
+def settlement_key(r: dict) -> tuple:
+    return (r["bet_id"], r["player_id"], r["spot"], _money(r["stake"]), r["expected_outcome"],
+            _money(r["expected_returned"]), _money(r["expected_commission"]), bool(r["recorded"]),
+            r["recorded_outcome"] or "", _money(r["recorded_returned"]), _money(r["recorded_commission"]),
+            _money(r["discrepancy"]), r["citation"], r["detail"])
+
+
+def alert_key(r: dict) -> tuple:
+    kind = r.get("violation_kind") or r["kind"]
+    return (r["alert_id"], kind, r["bet_id"] or "", r["player_id"] or "", _money(r["amount"]), r["citation"],
+            r["message"], tuple(r["evidence"]))
+
+
+@dataclass
+class Verdicts:
+    """One path's findings: per round (table, round) its settlements, its verdict's violations
+    and every alert of the round; per table its alerts outside rounds; rejected reasons."""
+
+    settlements: dict[tuple[str, str], set] = field(default_factory=lambda: defaultdict(set))
+    verdict_alerts: dict[tuple[str, str], set] = field(default_factory=lambda: defaultdict(set))
+    round_alerts: dict[tuple[str, str], set] = field(default_factory=lambda: defaultdict(set))
+    table_alerts: dict[str, set] = field(default_factory=lambda: defaultdict(set))
+    rounds: set[tuple[str, str]] = field(default_factory=set)
+    rejected: Counter = field(default_factory=Counter)
+    alert_ids: set[str] = field(default_factory=set)
+
+
+def from_warehouse(url: str) -> tuple[Verdicts, list[tuple[str, str]]]:
+    """The live verdicts (what the warehouse holds) and the rounds with a stored event."""
+    v = Verdicts()
+    with open_warehouse(url) as wh:
+        for r in wh.rows("settlements"):
+            key = (r["table_id"], r["round_id"])
+            v.settlements[key].add(settlement_key(r))
+            v.rounds.add(key)
+        for r in wh.rows("alerts"):
+            if not r["round_id"]:
+                v.table_alerts[r["table_id"]].add(alert_key(r))
+                continue
+            key = (r["table_id"], r["round_id"])
+            v.round_alerts[key].add(alert_key(r))
+            if r["kind"] not in PER_MESSAGE_KINDS:
+                v.verdict_alerts[key].add(alert_key(r))
+                v.rounds.add(key)
+        v.rejected.update(r["reason"] for r in wh.rows("rejected"))
+        stored = sorted({(r[0], r[1]) for r in wh.query(
+            "SELECT DISTINCT table_id, round_id FROM pitwatch.events_raw FINAL WHERE round_id != ''")})
+    return v, stored
+
+
+def parse_records(records: list[dict], into: Verdicts) -> list[dict]:
+    """Fold ``replay --format json`` records into ``into``; returns the invalid_line records."""
+    assert records and records[-1]["kind"] == "summary", records[-3:]
+    invalid = []
+    i = 0
+    while i < len(records) - 1:
+        r = records[i]
+        if r["kind"] == "round":
+            key = (r["table_id"], r["round_id"])
+            assert key not in into.rounds, f"round {key} judged twice"
+            into.rounds.add(key)
+            sets = records[i + 1:i + 1 + r["bets"]]
+            viols = records[i + 1 + r["bets"]:i + 1 + r["bets"] + r["violations"]]
+            assert {s["kind"] for s in sets} <= {"settlement"} and {x["kind"] for x in viols} <= {"violation"}
+            into.settlements[key].update(settlement_key(s) for s in sets)
+            for x in viols:
+                assert (x["table_id"], x["round_id"]) == key
+                if x["alert_id"] in into.alert_ids:
+                    continue  # the warehouse keeps the first alert of an id
+                into.alert_ids.add(x["alert_id"])
+                into.verdict_alerts[key].add(alert_key(x))
+                into.round_alerts[key].add(alert_key(x))
+            i += 1 + r["bets"] + r["violations"]
+            continue
+        if r["kind"] == "violation":
+            if r["alert_id"] in into.alert_ids:
+                pass  # the warehouse keeps the first alert of an id
+            elif r["round_id"] is None:
+                into.table_alerts[r["table_id"]].add(alert_key(r))
+            else:
+                into.round_alerts[(r["table_id"], r["round_id"])].add(alert_key(r))
+            into.alert_ids.add(r["alert_id"])
+        elif r["kind"] == "invalid_line":
+            invalid.append(r)
+            into.rejected[r["reason"]] += 1
+        else:  # pragma: no cover
+            raise AssertionError(r)
+        i += 1
+    return invalid
+
+
+def _first_difference(what: str, keys: list, paths: dict[str, dict]) -> str | None:
+    for key in keys:
+        got = {name: p.get(key, set()) for name, p in paths.items()}
+        values = list(got.values())
+        if any(v != values[0] for v in values[1:]):
+            lines = [f"{what} differ first at {key}:"]
+            union = set().union(*values)
+            for item in sorted(union, key=repr):
+                where = [n for n, v in got.items() if item in v]
+                if len(where) != len(got):
+                    lines.append(f"  only in {'+'.join(where)}: {item}")
+            if len(lines) > 13:
+                lines[13:] = [f"  ... and {len(lines) - 13} more"]
+            return "\n".join(lines)
+    return None
+
+
+def judge_three_ways(ev: Evening, url: str, tmp: Path) -> tuple[Verdicts, Verdicts, Verdicts, Counter]:
+    lines, done = build(ev)
+    messages = consume(lines, ev.partitions, ev.order_seed)
+    run_live(messages, ev, url)
+    live, stored = from_warehouse(url)
+
+    path = tmp / "evening.jsonl"
+    path.write_bytes(b"".join(m.value + b"\n" for m in messages))
+    file = Verdicts()
+    parse_records(replay_json(["file", str(path)]), file)
+
+    one = Verdicts()
+    for tid, rid in stored:
+        records = replay_json(["round", tid, rid, "--warehouse", url])
+        if not records:
+            continue  # not found: the round reached no verdict
+        bad = parse_records(records, one)
+        assert bad == [], f"replay round {tid} {rid}: stored events it cannot replay: {bad}"
+    return live, one, file, done
+
+
+def compare(live: Verdicts, one: Verdicts, file: Verdicts) -> None:
+    rounds = sorted(live.rounds | one.rounds | file.rounds | set(live.round_alerts) | set(file.round_alerts))
+    judged = {"live": live, "replay round": one, "replay file": file}
+    problems = [
+        _first_difference("round verdicts (which rounds were judged)", [None],
+                          {"replay round": {None: one.rounds}, "replay file": {None: file.rounds}}),
+        _first_difference("settlements", rounds, {n: p.settlements for n, p in judged.items()}),
+        _first_difference("verdict violations", rounds, {n: p.verdict_alerts for n, p in judged.items()}),
+        _first_difference("alerts of the round", rounds, {"live": live.round_alerts, "replay file": file.round_alerts}),
+        _first_difference("table-level alerts", sorted(set(live.table_alerts) | set(file.table_alerts)),
+                          {"live": live.table_alerts, "replay file": file.table_alerts}),
+        _first_difference("rejected messages", [None], {"live": {None: set(live.rejected.items())},
+                                                         "replay file": {None: set(file.rejected.items())}}),
+    ]
+    found = [p for p in problems if p]
+    assert not found, "\n".join(found)
+
+
+# --------------------------------------------------------------------------- the property
+
+
+def _fresh_url(chdb_path: str) -> str:
+    return f"chdb://{chdb_path}?database=t_{uuid.uuid4().hex[:12]}"
+
+
+@settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@example(ev=ALL_ON)
+@given(ev=evenings())
+def test_live_replay_round_and_replay_file_agree_on_every_round(ev, chdb_path, tmp_path):
+    url = _fresh_url(chdb_path)
+    try:
+        live, one, file, _ = judge_three_ways(ev, url, tmp_path)
+        compare(live, one, file)
+    finally:
+        with open_warehouse(url) as wh:
+            wh.drop_database()
+
+
+
+def test_the_explicit_example_exercises_every_fault_rule_break_and_invalid_line():
+    """``ALL_ON``, which the property always runs, does exercise what it claims: the simulator
+    injects every fault kind, every injection and kind of invalid line goes in, and each
+    kind of finding they should cause is there (the comparison is not one of empty sets)."""
+    events, labels = simulate(ALL_ON.specs, ALL_ON.hours, ALL_ON.seed, fault_rates=ALL_ON.rates)
+    assert len(list(events)) > 1000
+    assert {lb["kind"] for lb in labels} == set(FAULT_KINDS)
+    lines, done = build(ALL_ON)
+    assert set(done) == set(INJECTIONS) | set(INVALID_LINES)
+    kinds: Counter = Counter()
+    invalid = 0
+    for item in replay_lines(ln for table in lines.values() for ln in table):
+        kinds.update(a.kind for a in item.alerts)
+        invalid += item.error is not None
+    assert {"payout_discrepancy", "past_posting", "bet_above_maximum", "dealer_misdraw", "spin_direction",
+            "illegal_decision", "sequence_gap", "duplicate_event", "invalid_bet", "unknown_bet_settled",
+            "rejected_event", "bet_below_minimum", "procedure"} <= set(kinds), kinds
+    assert invalid >= len(INVALID_LINES) + 2  # the invalid lines and the stale seqs
