@@ -143,7 +143,7 @@ def evenings(draw: Any) -> Evening:
 
 ALL_ON = Evening(
     seed=11, specs=[FLOOR[g][0] for g in GAMES], hours=0.5,
-    rates={k: (0.02 if k in PER_EVENT_FAULTS else 0.3) for k in FAULT_KINDS},
+    rates={k: (0.02 if k in PER_EVENT_FAULTS else 1.0 if k == "chips_missing" else 0.3) for k in FAULT_KINDS},
     injections=[(k, t, r) for i, k in enumerate(INJECTIONS) for t, r in ((i, 2 * i + 1), (i + 1, 3 * i + 2))],
     invalid=[(k, i, 40 * i + 7, i % 2 == 0) for i, k in enumerate(INVALID_LINES)],
     partitions=2, batch=50, flush_every=5, crashes=frozenset({3, 8}), crash_stores_state=True, order_seed=1)
