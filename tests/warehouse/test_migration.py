@@ -312,3 +312,18 @@ def test_gaming_day_sql_is_pitwatch_gaming_day(warehouse):
                           f"FROM (SELECT arrayJoin([{literals}]) AS settled_at)")
     assert [(t, gaming_day(t)) for t in instants] == got
 
+
+def test_pitwatch_migrate_prints_the_steps_then_nothing(warehouse_url):
+    from pitwatch.cli import app
+    from typer.testing import CliRunner
+
+    with open_warehouse(warehouse_url) as wh:
+        _create_old(wh)
+    runner = CliRunner()
+    res = runner.invoke(app, ["migrate", "--warehouse", warehouse_url])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "add_column settlements: handle Decimal(18, 2)"
+    assert lines[-1] == f"{len(MIGRATION_FROM_2021DA7)} step(s) applied"
+    res = runner.invoke(app, ["migrate", "--warehouse", warehouse_url])
+    assert res.exit_code == 0 and res.stdout == "up to date: nothing to do\n", res.output
