@@ -397,6 +397,31 @@ def figures(
     console.print(t if rows else "no figures")
 
 
+# ----------------------------------------------------------------------------------- migrate
+
+
+@app.command()
+def migrate(
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
+                                            help="chdb:///path or clickhouse://host:9000/db."),
+):
+    """Create the warehouse schema, or bring a warehouse written by an older release up to this
+    one (missing tables and columns added, table_hourly rebuilt from the stored rows), and print
+    the steps applied. The worker does the same at start; with several workers on one warehouse,
+    stop them and run this once before starting them again."""
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    settings = _settings(warehouse_url=warehouse)
+    try:
+        with open_warehouse(settings.warehouse_url) as wh:
+            steps = wh.ensure_schema()
+    except (WarehouseError, ValueError) as exc:
+        _fail(f"cannot migrate {settings.warehouse_url}: {exc}")
+    for step in steps:
+        typer.echo(str(step))
+    typer.echo(f"{len(steps)} step(s) applied" if steps else "up to date: nothing to do")
+
+
 # ----------------------------------------------------------------------------------- demo
 
 

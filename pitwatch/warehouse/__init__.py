@@ -16,9 +16,10 @@ One module per job: :mod:`~pitwatch.warehouse.ddl` (``schema.sql``, the database
 SQL), :mod:`~pitwatch.warehouse.catalog` (tables as the database describes them),
 :mod:`~pitwatch.warehouse.values` (Python values <-> ClickHouse types),
 :mod:`~pitwatch.warehouse.sql` (parameters and VALUES text), :mod:`~pitwatch.warehouse.sink`
-(the idempotent sink), :mod:`~pitwatch.warehouse.base` (the interface, which reads need
-``FINAL``), :mod:`~pitwatch.warehouse.server` and :mod:`~pitwatch.warehouse.chdb_backend`
-(the backends and their URLs).
+(the idempotent sink), :mod:`~pitwatch.warehouse.migrate` (``ensure_schema``: a database
+written by an older release brought up to ``schema.sql``), :mod:`~pitwatch.warehouse.base`
+(the interface, which reads need ``FINAL``), :mod:`~pitwatch.warehouse.server` and
+:mod:`~pitwatch.warehouse.chdb_backend` (the backends and their URLs).
 """
 
 from urllib.parse import urlsplit

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitwatch.warehouse.catalog import Table, read_catalog
-from pitwatch.warehouse.ddl import check_ident, rename_database, schema_statements
+from pitwatch.warehouse.ddl import check_ident, rename_database
 from pitwatch.warehouse.sink import prepare, unseen
 from pitwatch.warehouse.sql import render
 from pitwatch.warehouse.values import DecimalType
+
+if TYPE_CHECKING:
+    from pitwatch.warehouse.migrate import MigrationStep
 
 __all__ = ["Warehouse", "WarehouseError"]
 
@@ -85,20 +88,28 @@ class Warehouse(ABC):
             self._check_open()
             return self._execute(text)
 
-    def ensure_schema(self) -> None:
-        """Create the database, tables and materialized view if missing (idempotent), then
-        learn the tables from the database (:meth:`tables`).
+    def ensure_schema(self) -> list[MigrationStep]:
+        """Create the database, its tables and materialized views, or bring a database
+        created by an older release up to this ``schema.sql``; then learn the tables from
+        the database (:meth:`tables`). Returns the steps applied (``[]`` when it was up to
+        date, so a second call does nothing).
 
-        Every statement of ``schema.sql`` is ``CREATE ... IF NOT EXISTS``; an existing
-        table with a different definition is left as it is (no migrations).
-        Raises :class:`WarehouseError`.
+        :func:`pitwatch.warehouse.migrate.migrate` does the work: missing tables created,
+        missing columns added to base tables (never dropped or rewritten), an aggregate table
+        whose definition changed (``table_hourly``) rebuilt with its views and refilled from
+        the base tables ``FINAL``. Each step is logged (``pitwatch.warehouse.migrate``).
+        Run it from one process while nothing writes (the worker does so at start). Raises
+        :class:`WarehouseError`, also when a base table's engine, keys or column types
+        differ from ``schema.sql``.
         """
+        from pitwatch.warehouse.migrate import migrate
+
         with self._lock:
             self._check_open()
             self._catalog = None
-            for stmt in schema_statements(self.database):
-                self._execute(stmt)
+            steps = migrate(self._execute, self.database)
             self._load_catalog()
+            return steps
 
     def drop_database(self) -> None:
         """Drop the whole warehouse database (tests, ``pitwatch reset``). Irreversible."""

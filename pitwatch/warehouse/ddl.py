@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-__all__ = ["CANONICAL_DATABASE", "check_ident", "rename_database", "schema_statements", "schema_text"]
+__all__ = ["CANONICAL_DATABASE", "check_ident", "rename_database", "schema_statements", "schema_text",
+           "split_statements"]
 
 CANONICAL_DATABASE = "pitwatch"
 """The database name written in ``schema.sql`` and in queries; mapped per warehouse."""
@@ -58,13 +59,15 @@ def rename_database(sql: str, database: str) -> str:
     return _DB_TOKEN_RE.sub(sub, sql)
 
 
-def schema_statements(database: str = CANONICAL_DATABASE) -> list[str]:
-    """The statements of ``schema.sql`` for ``database``, in order, without comments.
+def split_statements(text: str, database: str = CANONICAL_DATABASE) -> list[str]:
+    """The statements of a DDL text written like ``schema.sql`` (module doc), for
+    ``database``, in order, without comments: ``schema.sql`` itself, or an older release's
+    copy of it (tests of :mod:`pitwatch.warehouse.migrate`).
 
     Raises ``ValueError`` for a database name that is not a plain identifier.
     """
     check_ident(database)
-    lines = [ln for ln in schema_text().splitlines() if not ln.lstrip().startswith("--")]
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("--")]
     out = []
     for stmt in _STATEMENT_END_RE.split("\n".join(lines)):
         stmt = stmt.strip()
@@ -72,3 +75,11 @@ def schema_statements(database: str = CANONICAL_DATABASE) -> list[str]:
             stmt = _CREATE_DATABASE_RE.sub(r"\g<1>" + database, stmt)
             out.append(rename_database(stmt, database))
     return out
+
+
+def schema_statements(database: str = CANONICAL_DATABASE) -> list[str]:
+    """The statements of ``schema.sql`` for ``database``, in order, without comments.
+
+    Raises ``ValueError`` for a database name that is not a plain identifier.
+    """
+    return split_statements(schema_text(), database)

@@ -1,0 +1,189 @@
+-- Test fixture, not shipped: pitwatch/warehouse/schema.sql as of commit 2021da7, the release before
+-- settlements had handle, win, theoretical_win and gaming_day, before the movements table and the
+-- rebuilt table_hourly (tests/warehouse/test_migration.py). Keep it as it is.
+--
+-- pitwatch warehouse: the one portable DDL.
+--
+-- Runs unchanged on Debian's ClickHouse 18.16 (clickhouse-driver), current ClickHouse
+-- releases and chDB. Portable subset: no DateTime64, LowCardinality, Map, Tuple or
+-- Nullable columns, no TTL or CODEC clauses, no JSONExtract, toStartOfInterval,
+-- SimpleAggregateFunction or window functions. Rules kept here:
+--   * money is Decimal(18,2) (euros, exact cents), never Float;
+--   * times are DateTime('UTC') plus a UInt16 milliseconds column (no DateTime64);
+--   * absent ids are '' (empty string), never NULL;
+--   * every base table is a ReplacingMergeTree keyed on a deterministic id, the last
+--     column of its ORDER BY, read with FINAL where duplicates could matter; the writer
+--     (Warehouse.insert_new) inserts only ids it has not stored yet, so duplicates exist
+--     only after a concurrent double write;
+--   * table_hourly is a SummingMergeTree fed by a materialized view: read it with
+--     sum(...) GROUP BY, because parts are summed only when they merge.
+-- The code learns tables, columns and types from the database once these statements ran:
+-- a table or column added here needs no code change. A row left without a column gets
+-- '' / 0 / 0.00 / [] by type; <x>_ms gets the milliseconds of <x>_at; ingested_at gets
+-- the time of the insert; the id and other DateTime columns are required.
+-- The database is named pitwatch here; the warehouse renames it to the database it was
+-- opened on. Statements are separated by a semicolon at the end of a line; lines starting
+-- with -- are comments.
+
+CREATE DATABASE IF NOT EXISTS pitwatch;
+
+CREATE TABLE IF NOT EXISTS pitwatch.events_raw
+(
+    event_id     String,
+    casino_id    String,
+    table_id     String,
+    game         String,
+    seq          UInt64,
+    round_id     String,
+    type         String,
+    occurred_at  DateTime('UTC'),
+    occurred_ms  UInt16,
+    actor_role   String,
+    actor_id     String,
+    payload      String,
+    ingested_at  DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(occurred_at)
+ORDER BY (table_id, event_id);
+
+CREATE TABLE IF NOT EXISTS pitwatch.settlements
+(
+    settlement_id        String,
+    casino_id            String,
+    table_id             String,
+    game                 String,
+    ruleset_id           String,
+    ruleset_hash         String,
+    round_id             String,
+    bet_id               String,
+    player_id            String,
+    dealer_id            String,
+    spot                 String,
+    stake                Decimal(18, 2),
+    expected_outcome     String,
+    expected_returned    Decimal(18, 2),
+    expected_commission  Decimal(18, 2),
+    recorded             UInt8,
+    recorded_outcome     String,
+    recorded_returned    Decimal(18, 2),
+    recorded_commission  Decimal(18, 2),
+    discrepancy          Decimal(18, 2),
+    citation             String,
+    detail               String,
+    settled_at           DateTime('UTC'),
+    settled_ms           UInt16
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(settled_at)
+ORDER BY (table_id, settlement_id);
+
+CREATE TABLE IF NOT EXISTS pitwatch.alerts
+(
+    alert_id     String,
+    kind         String,
+    severity     String,
+    casino_id    String,
+    table_id     String,
+    game         String,
+    round_id     String,
+    bet_id       String,
+    player_id    String,
+    dealer_id    String,
+    amount       Decimal(18, 2),
+    message      String,
+    citation     String,
+    evidence     Array(String),
+    ruleset_id   String,
+    ruleset_hash String,
+    detected_at  DateTime('UTC'),
+    detected_ms  UInt16
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(detected_at)
+ORDER BY (table_id, alert_id);
+
+-- Every ruleset version that judged a stored settlement or alert: ruleset_key is
+-- '<ruleset_id>@<ruleset_hash>' (SHA-256 of the ruleset file), source the file's text, so a
+-- round can be judged again with the law in force when it was judged live.
+CREATE TABLE IF NOT EXISTS pitwatch.rulesets
+(
+    ruleset_key    String,
+    ruleset_id     String,
+    ruleset_hash   String,
+    game           String,
+    jurisdiction   String,
+    source         String,
+    first_used_at  DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+ORDER BY ruleset_key;
+
+CREATE TABLE IF NOT EXISTS pitwatch.rejected
+(
+    reject_id    String,
+    topic        String,
+    `partition`  UInt32,
+    `offset`     UInt64,
+    raw          String,
+    reason       String,
+    rejected_at  DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(rejected_at)
+ORDER BY reject_id;
+
+-- Events of a quarantined table, kept to be applied again when the quarantine is released
+-- (pitwatch quarantine release): raw bytes, position and why they were parked.
+CREATE TABLE IF NOT EXISTS pitwatch.parked
+(
+    parked_id    String,
+    table_id     String,
+    seq          UInt64,
+    event_id     String,
+    topic        String,
+    `partition`  UInt32,
+    `offset`     UInt64,
+    raw          String,
+    reason       String,
+    parked_at    DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(parked_at)
+ORDER BY (table_id, parked_id);
+
+CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
+(
+    casino_id            String,
+    table_id             String,
+    game                 String,
+    hour                 DateTime('UTC'),
+    bets                 UInt64,
+    wagered              Decimal(18, 2),
+    expected_payout      Decimal(18, 2),
+    recorded_payout      Decimal(18, 2),
+    commission           Decimal(18, 2),
+    house_win            Decimal(18, 2),
+    discrepancies        UInt64,
+    discrepancy_amount   Decimal(18, 2)
+)
+ENGINE = SummingMergeTree()
+PARTITION BY toYYYYMM(hour)
+ORDER BY (casino_id, table_id, game, hour);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_mv TO pitwatch.table_hourly
+AS SELECT
+    casino_id,
+    table_id,
+    game,
+    toStartOfHour(settled_at) AS hour,
+    toUInt64(count()) AS bets,
+    toDecimal64(sum(stake), 2) AS wagered,
+    toDecimal64(sum(expected_returned) - sum(expected_commission), 2) AS expected_payout,
+    toDecimal64(sum(recorded_returned) - sum(recorded_commission), 2) AS recorded_payout,
+    toDecimal64(sum(recorded_commission), 2) AS commission,
+    toDecimal64(sum(stake) - (sum(recorded_returned) - sum(recorded_commission)), 2) AS house_win,
+    toUInt64(countIf(discrepancy != 0)) AS discrepancies,
+    toDecimal64(sum(abs(discrepancy)), 2) AS discrepancy_amount
+FROM pitwatch.settlements
+GROUP BY casino_id, table_id, game, hour;
