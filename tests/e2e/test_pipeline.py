@@ -27,7 +27,7 @@ from pitwatch.streams.supervisor import start_worker as spawn_worker
 from pitwatch.streams.supervisor import stop_worker
 from pitwatch.streams.topics import APP_ID, TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
-from tests.fixtures.broker import committed_to_the_end
+from tests.fixtures.broker import committed_to_the_end, end_offsets
 from tests.fixtures.processes import track
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
@@ -178,7 +178,8 @@ def test_crash_mid_stream_then_restart_loses_and_doubles_nothing(events_file, or
     and exact aggregates. (tests/e2e/test_crash_points.py covers every crash point.)"""
     from pitwatch.warehouse import open_warehouse
 
-    produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
+    assert produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS) == oracle["lines"]
+    ends = end_offsets(broker.bootstrap, TOPIC_EVENTS, oracle["lines"])
     status = tmp_path / "worker-status.json"
     proc = track(spawn_worker(broker.bootstrap, server_db, status, tmp_path / "worker.log",
                               args=["--batch-max", "500", "--datadir", str(tmp_path / "faust")],
@@ -188,7 +189,7 @@ def test_crash_mid_stream_then_restart_loses_and_doubles_nothing(events_file, or
     proc, status = start_worker(broker.bootstrap, server_db, tmp_path, "worker-restarted")
     try:
         deadline = time.monotonic() + WAIT_S
-        while not committed_to_the_end(broker.bootstrap, TOPIC_EVENTS, APP_ID):
+        while not committed_to_the_end(broker.bootstrap, TOPIC_EVENTS, APP_ID, ends):
             assert proc.poll() is None, (tmp_path / "worker-restarted.log").read_text()[-3000:]
             assert time.monotonic() < deadline, f"not all input committed: {read_status(status)}"
             time.sleep(0.3)

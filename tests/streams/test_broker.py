@@ -197,6 +197,39 @@ def test_produce_jsonl_round_trip(broker, unique_topic, tmp_path):
 
 
 @pytest.mark.kafka
+def test_committed_to_the_end_means_every_offset_read_back_not_the_high_watermark(broker, unique_topic):
+    """The end-to-end tests stop a worker once its group has committed the whole input. Tansu
+    reports a partition's high watermark as the base offset of its last record batch + 1 (1
+    for a partition filled by one produce request), so "committed up to the watermark" was
+    true after any commit: under CPU load a restarted worker was stopped before it handled
+    anything and tests/e2e/test_crash_points.py found hundreds of events missing. The end
+    offsets are read back instead, and only a commit up to them counts."""
+    from confluent_kafka import TopicPartition
+
+    from tests.fixtures.broker import committed_to_the_end, end_offsets
+
+    topic = unique_topic()
+    broker.create_topics([topic], partitions=1)
+    assert produce_events([b"m%03d" % i for i in range(100)], broker.bootstrap, topic) == 100
+    ends = end_offsets(broker.bootstrap, topic, 100)
+    assert ends == {0: 100}
+    group = f"test-{uuid.uuid4().hex[:8]}"
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
+
+    def committed_up_to(offset: int) -> bool:
+        c.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
+        return committed_to_the_end(broker.bootstrap, topic, group, ends)
+
+    try:
+        assert not committed_to_the_end(broker.bootstrap, topic, group, ends)  # nothing committed
+        assert not committed_up_to(1)
+        assert not committed_up_to(99)
+        assert committed_up_to(100)
+    finally:
+        c.close()
+
+
+@pytest.mark.kafka
 def test_produce_events_custom_key(broker, unique_topic):
     topic = unique_topic()
     broker.create_topics([topic], partitions=2)
