@@ -15,6 +15,7 @@ Every table numbers its events with ``seq`` = 1, 2, 3... (DESIGN, event contract
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from pitwatch.rules.base import Violation, ViolationKind
@@ -46,7 +47,9 @@ class SequenceChecker:
 
     def __init__(self) -> None:
         self.last_seq = 0
-        self.recent: dict[str, int] = {}  # insertion-ordered: the oldest id is evicted first
+        #: insertion-ordered, the oldest id evicted first: an OrderedDict, whose popitem(last=False)
+        #: is O(1) (a plain dict's ``next(iter(d))`` rescans the slots freed at its front)
+        self.recent: OrderedDict[str, int] = OrderedDict()
         #: seqs after ``last_seq`` whose message was rejected as invalid (already reported)
         self.excused: set[int] = set()
 
@@ -79,7 +82,7 @@ class SequenceChecker:
         recent = self.recent
         recent[event_id] = seq
         if len(recent) > RECENT_IDS:
-            del recent[next(iter(recent))]
+            recent.popitem(last=False)
         return APPLY if violation is None else SeqVerdict(True, violation)
 
     def _gap(self, event_id: str, seq: int) -> Violation | None:

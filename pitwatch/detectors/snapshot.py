@@ -48,6 +48,7 @@ releases, which every release must load.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import asdict
 from typing import Any, Callable
 
@@ -189,7 +190,7 @@ def load_state(raw: bytes) -> TableAuditor:
     aud.positions = dict(state.positions)
     seqc = SequenceChecker()
     seqc.last_seq = state.sequence.last_seq
-    seqc.recent = {k: v for k, v in state.sequence.recent}
+    seqc.recent = OrderedDict(state.sequence.recent)
     seqc.excused = set(state.sequence.excused)
     aud.sequence = seqc
     if state.quarantine is not None:

@@ -39,7 +39,6 @@ from pitwatch.rules.base import (
     load_ruleset,
 )
 from pitwatch.rules.edges import WIN_PLACES, house_edge
-from pitwatch.rules.edges.common import quantize
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.games import GAMES
 from pitwatch.schemas.money import ZERO
@@ -57,6 +56,21 @@ MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "tabl
 """Table-level chip and cash events (``table_opened``/``table_closed`` carry movements too)."""
 
 ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
+
+
+_WIN_SCALE = 10**WIN_PLACES
+
+
+def _times_edge(handle: Decimal, edge: Fraction) -> Decimal:
+    """``quantize(Fraction(handle) * edge, WIN_PLACES)`` in plain integer arithmetic (the same
+    result: half to even on the exact product; no ``Fraction`` objects built per bet)."""
+    n, d = handle.as_integer_ratio()
+    num = n * edge.numerator * _WIN_SCALE
+    den = d * edge.denominator
+    q, r = divmod(num, den)  # den > 0: floor division, 0 <= r < den
+    if 2 * r > den or (2 * r == den and q % 2):
+        q += 1
+    return Decimal(q).scaleb(-WIN_PLACES)
 
 
 class _OpenRound:
@@ -143,7 +157,7 @@ class TableEngine:
             except RuleError:
                 edge = Fraction(0)
             _EDGES[key] = edge
-        return quantize(Fraction(handle) * edge, WIN_PLACES)
+        return _times_edge(handle, edge)
 
     def _movement(self, event: Any) -> None:
         """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""

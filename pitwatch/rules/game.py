@@ -25,6 +25,21 @@ from pitwatch.rules.base import (
 )
 from pitwatch.schemas.money import ZERO
 
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of ``value`` made of JSON types (dicts, lists, scalars), much cheaper than
+    :func:`copy.deepcopy` for them; any other container is handed to ``copy.deepcopy``."""
+    t = type(value)
+    if t is dict:
+        return {k: v if type(v) in _SCALARS else json_copy(v) for k, v in value.items()}
+    if t is list:
+        return [v if type(v) in _SCALARS else json_copy(v) for v in value]
+    if t in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
 
 @dataclass
 class TableContext:
@@ -67,7 +82,7 @@ class TableContext:
             "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
             "ruleset_id": self.ruleset.id, "min_bet": str(self.min_bet), "max_bet": str(self.max_bet),
             "options": dict(self.options), "dealer_id": self.dealer_id,
-            "carry": copy.deepcopy(self.carry), "float": self.ledger.to_dict(),
+            "carry": json_copy(self.carry), "float": self.ledger.to_dict(),
         }
 
     @classmethod
@@ -80,7 +95,7 @@ class TableContext:
             casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
             ruleset=load_ruleset(rid, (versions or {}).get(rid)), min_bet=Decimal(d["min_bet"]),
             max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
-            carry=copy.deepcopy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]),
+            carry=json_copy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]),
         )
 
 

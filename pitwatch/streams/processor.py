@@ -77,6 +77,10 @@ class BatchResult:
     parked: int = 0
 
 
+LIVE_TABLES = 4096
+"""At most this many tables' auditors are kept between batches (see ``BatchProcessor._live``)."""
+
+
 @dataclass
 class _Batch:
     """The working set of one :meth:`BatchProcessor.process` call."""
@@ -162,11 +166,24 @@ class BatchProcessor:
         self._versions_returned: set[tuple[str, str]] = set()
         #: tables held for an unreadable state whose table_quarantined alert this process raised
         self._held_alerted: set[str] = set()
+        #: table -> (the state bytes this processor last returned for it, the auditor they were
+        #: dumped from, untouched since): when a later batch is given exactly those bytes, that
+        #: auditor is used instead of decoding them again (``load_state`` of a ``dump_state`` is
+        #: the same table). Forgotten for every table if a batch fails midway.
+        self._live: dict[str, tuple[bytes, TableAuditor]] = {}
 
     def process(self, batch: list[InMessage]) -> BatchResult:
         """Process one batch (any mix of tables, each table's messages in offset order)."""
         b = _Batch(BatchResult(), self.clock().replace(microsecond=0))
+        try:
+            return self._process(b, batch)
+        except BaseException:
+            self._live.clear()  # the auditors of this batch may be half-way through it
+            raise
+
+    def _process(self, b: _Batch, batch: list[InMessage]) -> BatchResult:
         res = b.res
+        live = self._live
         for m in batch:
             res.consumed += 1
             try:
@@ -189,7 +206,11 @@ class BatchProcessor:
                 continue
             self._handle(b, aud, m, event)
         for tid, aud in b.auditors.items():
-            res.states[tid] = dump_state(aud)
+            state = res.states[tid] = dump_state(aud)
+            live.pop(tid, None)
+            live[tid] = (state, aud)
+        while len(live) > LIVE_TABLES:
+            del live[next(iter(live))]  # the table least recently in a batch
         new = sorted(v for v in b.versions - self._versions_returned if v[1])
         self._versions_returned.update(new)
         res.rows["rulesets"] = [ruleset_row(rid, h, b.now) for rid, h in new]
@@ -322,8 +343,12 @@ class BatchProcessor:
         if tid in unreadable:
             return unreadable[tid]
         blob = self.load_state(tid)
+        kept = self._live.pop(tid, None)  # in use again: no longer as it was dumped
         try:
-            aud = load_state(blob) if blob else TableAuditor(tid)
+            if kept is not None and blob and kept[0] == blob:
+                aud = kept[1]
+            else:
+                aud = load_state(blob) if blob else TableAuditor(tid)
         except StateError as exc:
             # the stored state is kept as it is (never overwritten) and every event of the
             # table is parked, with its bytes, until a release can read it
