@@ -3,6 +3,7 @@ display and a final table of figures; results in ``results.json`` and ``results.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -37,6 +38,18 @@ def _scenarios(spec: str) -> list[str]:
     return letters
 
 
+def _kinds(spec: str) -> tuple[str, ...]:
+    from reliability.malformed import DEFAULT_KINDS, KINDS
+
+    if spec.strip().lower() == "default":
+        return DEFAULT_KINDS
+    chosen = tuple(x.strip() for x in spec.split(",") if x.strip())
+    unknown = [x for x in chosen if x not in KINDS]
+    if unknown or not chosen:
+        raise typer.BadParameter(f"--kinds: default or some of {', '.join(KINDS)}, not {spec!r}")
+    return chosen
+
+
 def _machine() -> str:
     mem = ""
     try:
@@ -55,6 +68,8 @@ def main(
     seed: int = typer.Option(20261125, help="Seed of the evening and of every random choice."),
     malformed: int = typer.Option(10_000, min=0, help="Bad messages interleaved in scenario a."),
     background: int = typer.Option(1_000, min=0, help="Bad messages interleaved in scenarios b-e."),
+    kinds: str = typer.Option("default", help="Kinds of bad messages (comma-separated, see "
+                              "reliability/malformed.py), or default: every kind but huge_option."),
     seconds: float = typer.Option(60.0, min=0, help="Production of a scenario's messages is paced over this "
                                   "many seconds (0: all at once)."),
     partitions: int = typer.Option(6, min=1, help="Partitions of the input topic."),
@@ -63,6 +78,9 @@ def main(
     restart_delay: float = typer.Option(5.0, min=0, help="Seconds before a dead worker is restarted "
                                         "(RestartSec of the systemd unit)."),
     timeout: float = typer.Option(900.0, min=10, help="Longest time one run may take."),
+    clickhouse_url: Optional[str] = typer.Option(None, "--clickhouse", help="clickhouse://host:port of a running "
+                                                 "ClickHouse server to use instead of starting one (not with "
+                                                 "scenario c, which stops it)."),
     out: Optional[Path] = typer.Option(None, help="Directory for results.json, results.md and the runs' logs "
                                        "(default: a new temporary directory)."),
     keep: bool = typer.Option(False, help="Keep the runs' logs and data even when every scenario is ok."),
@@ -74,9 +92,12 @@ def main(
     from reliability.servers import LocalClickHouse
 
     letters = _scenarios(scenario)
+    chosen = _kinds(kinds)
+    if clickhouse_url and "c" in letters:
+        raise typer.BadParameter("scenario c stops the ClickHouse server: run it without --clickhouse")
     settings = Settings(tables=tables, hours=hours, seed=seed, malformed=malformed, background=background,
                         seconds=seconds, partitions=partitions, kills=kills, outage=outage,
-                        restart_delay=restart_delay, timeout=timeout)
+                        restart_delay=restart_delay, timeout=timeout, kinds=chosen)
     outdir = out or Path(tempfile.mkdtemp(prefix="pitwatch-reliability-"))
     outdir.mkdir(parents=True, exist_ok=True)
     workdir = outdir / "runs"
@@ -85,7 +106,8 @@ def main(
     evening = simulate_evening(settings)
     console.print(f"evening: {settings.tables} tables x {settings.hours} h, seed {settings.seed}: {len(evening):,} events")
     figures = []
-    with LocalClickHouse(workdir / "clickhouse") as ch, Progress(
+    server = None if clickhouse_url else LocalClickHouse(workdir / "clickhouse")
+    with server or contextlib.nullcontext(), Progress(
             SpinnerColumn(), TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("committed"), TimeElapsedColumn(), console=console) as progress:
         tasks: dict[str, Any] = {}
@@ -98,10 +120,13 @@ def main(
         def on_note(text: str) -> None:
             progress.console.print(f"  [dim]{text}[/dim]")
 
-        ctx = Context(settings, workdir, ch, evening, progress=on_progress, note=on_note)
+        url = clickhouse_url.rstrip("/") if clickhouse_url else server.url("").rstrip("/")  # type: ignore[union-attr]
+        ctx = Context(settings, workdir, url, server, evening, progress=on_progress, note=on_note)
         clean = clean_run(ctx)
+        same = not any(sum(v) for v in ctx.clean_vs_replay.values())
         progress.console.print(f"clean run: {sum(len(v) for v in clean.snapshot.rows.values()):,} rows in "
-                               f"{clean.seconds:.0f} s")
+                               f"{clean.seconds:.0f} s; same ids as the offline replay: "
+                               f"{'[green]yes[/green]' if same else '[red]NO[/red] ' + str(ctx.clean_vs_replay)}")
         for letter in letters:
             f = run_scenario(ctx, letter)
             figures.append(f)
@@ -117,9 +142,11 @@ def main(
         "settings": settings.__dict__,
         "evening_events": len(evening),
         "clean_seconds": round(ctx.clean_seconds, 1),
+        "clean_rows": {t: len(ids) for t, ids in ctx.clean.rows.items()} if ctx.clean else {},
+        "clean_vs_replay": ctx.clean_vs_replay,
         "total_seconds": round(total, 1),
         "scenarios": [f.to_dict() for f in figures],
-        "ok": all(f.ok for f in figures),
+        "ok": all(f.ok for f in figures) and not any(sum(v) for v in ctx.clean_vs_replay.values()),
     }
     (outdir / "results.json").write_text(json.dumps(result, indent=2) + "\n")
     (outdir / "results.md").write_text(markdown(result, figures))

@@ -67,6 +67,8 @@ class Figures:
     seconds: float
     timeline: list[str]
     error: str | None = None
+    consumed: int = 0
+    skipped: int = 0
 
     @property
     def lost(self) -> int:
@@ -189,7 +191,8 @@ def compare(scenario: str, title: str, clean: Snapshot, result: RunResult, bads:
         tables={t: tables[t] for t in ID_COLUMNS}, kinds=dict(sorted(kinds.items(), key=lambda kv: list(KINDS).index(kv[0]))),
         rejected_by_reason=dict(by_reason.most_common()), topics_missing=topics_missing,
         topic_messages=got.topic_messages, hourly_matches=got.hourly_matches, restarts=result.restarts,
-        exits=result.exits, seconds=round(result.seconds, 1), timeline=result.events, error=result.error)
+        exits=result.exits, seconds=round(result.seconds, 1), timeline=result.events, error=result.error,
+        consumed=result.consumed, skipped=result.skipped)
 
 
 def _by_id(expected: set[str], stored: dict[str, int]) -> TableFigures:

@@ -46,7 +46,10 @@ class WorkerSlot:
     the harness did not ask for, killed or stopped on request.
 
     ``restarts`` counts starts after the first; ``exits`` counts the unexpected exits by
-    return code (``-9``: SIGKILL, ``70``: a batch could not be stored).
+    return code (``-9``: SIGKILL, ``70``: a batch could not be stored). ``totals`` sums the
+    counters of the status file each process left (``consumed``, ``skipped``: messages
+    redelivered after a restart whose results were already stored; a killed process's file
+    stops at its last completed batch, so the batch it died in is not counted).
     """
 
     def __init__(self, name: str, bootstrap: str, warehouse: str, workdir: Path, *,
@@ -64,6 +67,7 @@ class WorkerSlot:
         self.exits: Counter[int] = Counter()
         self._down_since: float | None = None
         self.retired = False
+        self.totals: Counter[str] = Counter()
 
     @property
     def restarts(self) -> int:
@@ -92,6 +96,7 @@ class WorkerSlot:
         if self._down_since is None:
             self._down_since = now
             self.exits[self.proc.returncode] += 1
+            self._collect()
         if now - self._down_since >= self.restart_delay:
             self.start()
 
@@ -103,9 +108,17 @@ class WorkerSlot:
 
     def stop(self) -> None:
         """Stop for good (SIGTERM: the batch in flight finishes and is committed)."""
+        if self.retired:
+            return
         self.retired = True
         if self.proc is not None:
-            stop_worker(self.proc, 90)
+            if self.proc.poll() is None:
+                stop_worker(self.proc, 90)
+            self._collect()
+
+    def _collect(self) -> None:
+        counters = read_status(self.status_path).get("counters", {})
+        self.totals.update({k: int(v) for k, v in counters.items() if k in ("consumed", "skipped")})
 
     def log_tail(self, n: int = 3000) -> str:
         try:
@@ -139,6 +152,8 @@ class RunResult:
     sent: int
     events: list[str] = field(default_factory=list)
     error: str | None = None
+    consumed: int = 0
+    skipped: int = 0
 
 
 ProgressFn = Callable[[str, int, int], None]
@@ -248,11 +263,14 @@ class PipelineRun:
         for w in self.workers:
             w.stop()
         exits: Counter[int] = Counter()
+        totals: Counter[str] = Counter()
         for w in self.workers:
             exits.update(w.exits)
+            totals.update(w.totals)
         return RunResult(snapshot=self.snapshot(), restarts=sum(w.restarts for w in self.workers),
                          exits={str(k): v for k, v in sorted(exits.items())}, seconds=self.elapsed(),
-                         sent=producer.sent, events=list(self.notes), error=error)
+                         sent=producer.sent, events=list(self.notes), error=error,
+                         consumed=totals["consumed"], skipped=totals["skipped"])
 
     def snapshot(self) -> Snapshot:
         """Read the warehouse (ids per table without FINAL, alerts, rejected rows, the hourly

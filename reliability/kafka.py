@@ -62,7 +62,7 @@ def produce_python(messages: Sequence[Message], bootstrap: str, topic: str, *, r
     count sent; raises :class:`pitwatch.streams.producer.ProduceError` on a failed delivery."""
     from pitwatch.streams.producer import ProduceError, make_producer
 
-    prod = make_producer(bootstrap, **{"message.max.bytes": MAX_MESSAGE_BYTES})
+    prod = make_producer(bootstrap, **{"message.max.bytes": MAX_MESSAGE_BYTES, "log_level": 4})
     errors: list[tuple[bytes | None, Any]] = []
 
     def on_delivery(err: Any, msg: Any) -> None:

@@ -39,7 +39,8 @@ HUGE_STRING = 1_000_000
 class Kind:
     """A kind of bad message: what it is, how it must be accounted for (``outcome`` is
     ``rejected`` or ``alert``; ``reason``: a substring of the rejection reason; ``alert``:
-    the alert kind), and its share of the mix (``weight``; ``at_most``: a cap on the count)."""
+    the alert kind), and its share of the mix (``weight``; ``at_most``: a cap on the count;
+    ``default``: part of the mix unless kinds are chosen, see :data:`DEFAULT_KINDS`)."""
 
     description: str
     outcome: str
@@ -47,6 +48,7 @@ class Kind:
     alert: str = ""
     weight: float = 1.0
     at_most: int | None = None
+    default: bool = True
 
 
 KINDS: dict[str, Kind] = {
@@ -74,7 +76,16 @@ KINDS: dict[str, Kind] = {
     "no_key": Kind("an event sent again without a Kafka key", "rejected", "Kafka key"),
     "wrong_key": Kind("an event cut short after its seq (table_id and seq still readable), under another "
                       "table's Kafka key", "rejected", "Invalid JSON"),
+    # Not in the default mix: this release fails on it (RELIABILITY.md, "Known failure").
+    # The schema bounds no string inside table_opened.options, so the table's state holds the
+    # string and is too large for the Faust changelog; a bound in the schema would reject it.
+    "huge_option": Kind(f"a valid table_opened of a new table whose options hold a string of "
+                        f"{2 * HUGE_STRING:,} characters", "rejected", "options", weight=0.0, at_most=20,
+                        default=False),
 }
+
+#: The kinds of the mix unless others are chosen (``--kinds``).
+DEFAULT_KINDS: tuple[str, ...] = tuple(k for k, spec in KINDS.items() if spec.default)
 
 _AMOUNT_FIELDS = {"bet_placed": "stake", "settlement_recorded": "returned", "chips_bought": "amount"}
 
@@ -94,17 +105,18 @@ class Bad:
         return KINDS[self.kind]
 
 
-def counts(total: int, kinds: Sequence[str] = tuple(KINDS)) -> dict[str, int]:
+def counts(total: int, kinds: Sequence[str] = DEFAULT_KINDS) -> dict[str, int]:
     """How many of each kind make up ``total`` bad messages: capped kinds first (``huge_string``:
-    one in 500, at most 20, at least 1), the rest shared by weight, remainders to the first kinds."""
+    one in 500, at least 1, at most 20; when only capped kinds are chosen, up to their cap), the
+    rest shared by weight, remainders to the first kinds."""
     out: dict[str, int] = {}
     left = total
-    for k in kinds:
-        spec = KINDS[k]
-        if spec.at_most is not None:
-            out[k] = min(left, spec.at_most, max(1, total // 500))
-            left -= out[k]
     shared = [k for k in kinds if KINDS[k].at_most is None]
+    for k in kinds:
+        cap = KINDS[k].at_most
+        if cap is not None:
+            out[k] = min(left, cap, max(1, total // 500) if shared else total)
+            left -= out[k]
     weight = sum(KINDS[k].weight for k in shared) or 1.0
     for k in shared:
         out[k] = int(left * KINDS[k].weight / weight)
@@ -115,7 +127,7 @@ def counts(total: int, kinds: Sequence[str] = tuple(KINDS)) -> dict[str, int]:
 
 
 def interleave(evening: Sequence[bytes], total: int, seed: int,
-               kinds: Sequence[str] = tuple(KINDS)) -> tuple[list[Message], list[Bad]]:
+               kinds: Sequence[str] = DEFAULT_KINDS) -> tuple[list[Message], list[Bad]]:
     """``evening`` (JSON event lines, in order) with ``total`` bad messages of ``kinds`` put
     in, each 1-200 messages after its original. Returns the stream as ``(key, value)`` (events
     keyed by table id) and the bad messages. Deterministic for a seed."""
@@ -225,4 +237,11 @@ def _make(kind: str, d: dict, line: bytes, i: int, rng: random.Random, seen_ids:
             return None
         other = "ZZ-OTHER-TABLE" if rng.random() < 0.5 else "GAL-RF-01"
         return Bad(kind, other.encode() if other != d["table_id"] else b"", line[:after + rng.randrange(1, 20)])
+    if kind == "huge_option":
+        if d["type"] != "table_opened":
+            return None
+        ghost = f"ZZ-OPTIONS-{rng.randrange(10**8):08d}"
+        eid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        return Bad(kind, ghost.encode(), _dump(dict(d, table_id=ghost, seq=1, event_id=eid,
+                                                    options={"note": "X" * (2 * HUGE_STRING)})), eid)
     raise ValueError(f"unknown kind {kind!r}")

@@ -67,6 +67,10 @@ def markdown(result: dict[str, Any], figures: list[Figures]) -> str:
         f"(seed {s['seed']}): {result['evening_events']:,} events; clean run {result['clean_seconds']:.0f} s; "
         f"total {result['total_seconds'] / 60:.1f} min.",
         "",
+        "Clean run: " + ", ".join(f"{n:,} {t}" for t, n in result["clean_rows"].items()) + "; against the offline "
+        "replay of the same events (ids missing, extra): " + ", ".join(
+            f"{t} {m}, {x}" for t, (m, x) in result["clean_vs_replay"].items()) + ".",
+        "",
     ]
     lines += _md_table(SUMMARY_HEADER, summary_rows(figures))
     lines += ["", "Accounting of the bad messages, per kind (accounted / sent):", ""]
@@ -90,7 +94,9 @@ def markdown(result: dict[str, Any], figures: list[Figures]) -> str:
     lines += _md_table(["table"] + [f.scenario for f in figures], rows)
     for f in figures:
         lines += ["", f"Scenario {f.scenario} ({f.title}): {f.messages:,} messages ({f.events:,} events, "
-                      f"{f.bad:,} bad), {f.seconds:.0f} s, {f.restarts} worker restart(s)."]
+                      f"{f.bad:,} bad), {f.seconds:.0f} s, {f.restarts} worker restart(s); the worker processes "
+                      f"consumed {f.consumed:,} messages in all and skipped {f.skipped:,} redelivered ones whose "
+                      "results were already stored."]
         if f.timeline:
             lines += [""] + [f"- {e}" for e in f.timeline]
         if f.error:

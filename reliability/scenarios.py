@@ -36,7 +36,7 @@ from pitwatch.streams.topics import TOPIC_EVENTS
 from reliability.figures import Figures, compare
 from reliability.harness import PipelineRun, RunResult, Snapshot
 from reliability.kafka import BackgroundProducer, Message, produce_kcat, produce_python
-from reliability.malformed import Bad, interleave
+from reliability.malformed import DEFAULT_KINDS, Bad, interleave
 from reliability.servers import LocalClickHouse, kcat_environment
 
 
@@ -55,32 +55,38 @@ class Settings:
     outage: float = 30.0
     restart_delay: float = 5.0
     timeout: float = 900.0
+    kinds: tuple[str, ...] = DEFAULT_KINDS
 
 
 @dataclass
 class Context:
-    """Shared by the runs: settings, work directory, the ClickHouse server, the evening, the
-    clean run's snapshot, and the display callbacks."""
+    """Shared by the runs: settings, work directory, the ClickHouse server (``clickhouse_url``:
+    ``clickhouse://host:port``; ``clickhouse``: the server process, which scenario c stops and
+    starts, None for a server started elsewhere), the evening, the clean run's snapshot, and
+    the display callbacks."""
 
     settings: Settings
     workdir: Path
-    clickhouse: LocalClickHouse
+    clickhouse_url: str
+    clickhouse: LocalClickHouse | None
     evening: list[bytes]
     progress: Callable[[str, int, int], None] = lambda _d, _c, _t: None
     note: Callable[[str], None] = lambda _text: None
     clean: Snapshot | None = None
     clean_seconds: float = 0.0
+    #: the clean run against the offline replay: ``{table: [ids missing, ids extra]}``
+    clean_vs_replay: dict[str, list[int]] = field(default_factory=dict)
     _mixes: dict[tuple[int, int], tuple[list[Message], list[Bad]]] = field(default_factory=dict)
 
     def mix(self, n: int, seed_offset: int) -> tuple[list[Message], list[Bad]]:
         key = (n, seed_offset)
         if key not in self._mixes:
-            self._mixes[key] = interleave(self.evening, n, self.settings.seed + seed_offset)
+            self._mixes[key] = interleave(self.evening, n, self.settings.seed + seed_offset, self.settings.kinds)
         return self._mixes[key]
 
     def pipeline(self, name: str) -> PipelineRun:
         s = self.settings
-        return PipelineRun(name, self.workdir / name, self.clickhouse.url("").rstrip("/"),
+        return PipelineRun(name, self.workdir / name, self.clickhouse_url,
                            partitions=s.partitions, restart_delay=s.restart_delay, progress=self.progress,
                            on_note=self.note)
 
@@ -101,8 +107,28 @@ def _keyed(evening: list[bytes]) -> list[Message]:
     return [(json.loads(ln)["table_id"].encode(), ln) for ln in evening]
 
 
+def replay_oracle(evening: list[bytes]) -> dict[str, set[str]]:
+    """The ids the offline replay (:func:`pitwatch.replay.replay_lines`, one process, no Kafka)
+    derives from the evening: ``events_raw``, ``settlements``, ``alerts``."""
+    import json
+
+    from pitwatch.detectors.alerts import settlement_id
+    from pitwatch.replay import replay_lines
+
+    settlements: set[str] = set()
+    alerts: set[str] = set()
+    for item in replay_lines(evening):
+        if item.verdict is not None:
+            v = item.verdict
+            settlements.update(settlement_id(v.table_id, v.round_id, c.expected.bet_id) for c in v.checks)
+        alerts.update(a.alert_id for a in item.alerts)
+    return {"events_raw": {json.loads(ln)["event_id"] for ln in evening}, "settlements": settlements,
+            "alerts": alerts}
+
+
 def clean_run(ctx: Context) -> RunResult:
-    """The evening alone, produced at once, one worker, nothing done to it."""
+    """The evening alone, produced at once, one worker, nothing done to it; checked against the
+    offline replay of the same events (``ctx.clean_vs_replay``)."""
     stream = _keyed(ctx.evening)
     with ctx.pipeline("clean") as run:
         run.add_worker()
@@ -110,6 +136,11 @@ def clean_run(ctx: Context) -> RunResult:
         result = run.run(prod, len(stream), "clean run", timeout=ctx.settings.timeout)
     ctx.clean = result.snapshot
     ctx.clean_seconds = result.seconds
+    oracle = replay_oracle(ctx.evening)
+    ctx.clean_vs_replay = {t: [len(ids - set(result.snapshot.rows[t])), len(set(result.snapshot.rows[t]) - ids)]
+                           for t, ids in oracle.items()}
+    if result.error:
+        ctx.clean_vs_replay["error"] = [1, 0]
     return result
 
 
@@ -172,6 +203,9 @@ def scenario_b(ctx: Context) -> tuple[RunResult, list[Bad]]:
 def scenario_c(ctx: Context) -> tuple[RunResult, list[Bad]]:
     s = ctx.settings
     stream, bads = ctx.mix(s.background, 3)
+    server = ctx.clickhouse
+    if server is None:
+        raise ValueError("scenario c stops the ClickHouse server: it needs one the run started itself")
     state: dict[str, Any] = {"stopped_at": None, "done": False}
     start = s.seconds / 3
 
@@ -181,11 +215,11 @@ def scenario_c(ctx: Context) -> tuple[RunResult, list[Bad]]:
         w = run.workers[0]
         if state["stopped_at"] is None:
             if run.elapsed() >= start and w.running and int(w.status().get("batches", 0)) >= 1:
-                ctx.clickhouse.stop()
+                server.stop()
                 state["stopped_at"] = time.monotonic()
                 run.note(f"ClickHouse server stopped for {s.outage:.0f} s")
         elif time.monotonic() - state["stopped_at"] >= s.outage:
-            ctx.clickhouse.start()
+            server.start()
             state["done"] = True
             run.note(f"ClickHouse server started again after {time.monotonic() - state['stopped_at']:.1f} s")
         return False
@@ -196,7 +230,7 @@ def scenario_c(ctx: Context) -> tuple[RunResult, list[Bad]]:
             result = run.run(_python(ctx, run, stream), len(stream), "c: ClickHouse outage", tick=tick,
                              timeout=s.timeout)
         finally:
-            ctx.clickhouse.start()  # whatever happened, the next runs need it
+            server.start()  # whatever happened, the next runs need it
     return result, bads
 
 
