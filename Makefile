@@ -5,6 +5,9 @@
 #   make test    ruff + mypy, then the test suite (CI=true: unavailable servers fail, not skip)
 #   make lint    only ruff + mypy
 #   make bench   run the benchmarks
+#   make reliability  the reliability run (about 10 min, not part of `make test`): a simulated
+#                evening through broker, workers and ClickHouse 18.16 under malformed messages,
+#                SIGKILLs, a ClickHouse outage, rebalances and kcat (RELIABILITY.md)
 #   make setup   only the set-up
 #   make clean   remove the venv and generated data
 
@@ -17,9 +20,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
+RELIABILITY_ARGS ?=
 APT_PACKAGES := clickhouse-server clickhouse-client kcat
 
-.PHONY: demo test lint bench setup sysdeps clean
+.PHONY: demo test lint bench reliability setup sysdeps clean
 
 demo: setup
 	$(BIN)/pitwatch demo
@@ -28,11 +32,15 @@ test: setup lint
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 lint: setup
-	$(BIN)/ruff check pitwatch tests bench
+	$(BIN)/ruff check pitwatch tests bench reliability
 	$(BIN)/mypy
 
 bench: setup $(STAMPS)/bench
 	$(BIN)/python -m bench
+
+# e.g. make reliability RELIABILITY_ARGS="--scenario b,d --hours 1"
+reliability: setup
+	$(BIN)/python -m reliability $(RELIABILITY_ARGS)
 
 setup: $(STAMPS)/pip sysdeps
 

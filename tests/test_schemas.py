@@ -160,3 +160,19 @@ def test_schema_export_writes_one_schema_per_type(tmp_path):
 def test_round_cents_down_never_exceeds_the_amount(d):
     r = round_cents(d, "down")
     assert r <= d and d - r < Decimal("0.01")
+
+
+def test_table_opened_options_are_bounded():
+    """A table's options live in its state: a 1 MB option value (or 33 options) is a schema
+    error naming the options, not a state too large to store."""
+    import json as _json
+
+    from pitwatch.schemas.events import InvalidEvent, parse_event
+    base = {"event_id": "4f0c5a4e-1b7c-4a8e-9d2a-2b3c4d5e6f70", "casino_id": "c", "table_id": "T", "game": "french_roulette",
+            "seq": 1, "occurred_at": "2026-11-24T20:00:00.000Z", "actor": {"role": "pit_boss", "id": "PB"},
+            "type": "table_opened", "ruleset_id": "french_roulette.galicia", "jurisdiction": "galicia",
+            "min_bet": "5.00", "max_bet": "900.00", "float_amount": "10000.00"}
+    assert parse_event(_json.dumps(dict(base, options={"max_tier": "2"}))).options == {"max_tier": "2"}
+    for options in ({"note": "X" * 1_000_000}, {f"o{i}": "1" for i in range(33)}, {"x" * 65: "1"}):
+        with pytest.raises(InvalidEvent, match="options"):
+            parse_event(_json.dumps(dict(base, options=options)))

@@ -68,6 +68,8 @@ class Actor(BaseModel):
 
 
 Id = Annotated[str, Field(min_length=1, max_length=64)]
+OptionName = Annotated[str, Field(min_length=1, max_length=64)]
+OptionValue = Annotated[str, Field(max_length=256)]
 EventId = Annotated[str, Field(
     pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
     json_schema_extra={"format": "uuid"})]
@@ -124,7 +126,9 @@ class TableOpened(EventBase):
     ``ruleset_id`` names a ruleset data file (e.g. ``french_roulette.galicia``);
     ``min_bet``/``max_bet`` are the table minimum and maximum in euros; ``options`` holds
     ruleset options chosen by the casino's authorisation (e.g. the roulette maximum tier),
-    as strings; each ruleset documents the options it reads.
+    as strings; each ruleset documents the options it reads. At most 32 options, names of at most
+    64 characters, values of at most 256: the table's state keeps them, and an unbounded
+    value would make the state too large to store (the worker could not go on).
     """
 
     type: Literal["table_opened"] = "table_opened"
@@ -133,7 +137,7 @@ class TableOpened(EventBase):
     min_bet: Money
     max_bet: Money
     float_amount: Money
-    options: dict[str, str] = Field(default_factory=dict)
+    options: Annotated[dict[OptionName, OptionValue], Field(max_length=32)] = Field(default_factory=dict)
 
 
 class TableClosed(EventBase):

@@ -5,7 +5,10 @@ Stages, in order, for each message of a batch:
 
 1. **ingest**: parse and validate the JSON event (pydantic). Invalid bytes become a
    ``pitwatch.rejected`` message holding the raw bytes (base64, plus a text preview) and the
-   reason: nothing is dropped silently.
+   reason: nothing is dropped silently. So is a valid event (or a release control message)
+   whose Kafka key is not its ``table_id``: it arrived in another table's partition, where
+   that table's state and order are not, and must change no state (a message that is not
+   valid but names its table and ``seq`` excuses that ``seq`` only under the table's key).
 2. **sequence**: per table, skip redelivered messages (offset already applied from the same
    topic-partition and seq already seen: at-least-once delivery after a crash), flag
    duplicates and gaps, reject stale ``seq``.
@@ -114,9 +117,26 @@ def rejected_record(raw: bytes, reason: str, topic: str, partition: int, offset:
     }
 
 
+#: Largest input message whose bytes a ``pitwatch.rejected`` message repeats whole. The body
+#: holds them twice (text and base64, about 2.4 times their size), and Kafka producers and
+#: brokers refuse messages above about 1 MB by default: a 1 MB input message would make a
+#: rejected message no broker takes, and the worker would fail on that batch forever.
+REJECTED_MESSAGE_RAW_MAX = 128 * 1024
+
+
 def rejected_message(row: dict, raw: bytes) -> dict:
-    """JSON body of a ``pitwatch.rejected`` message: the row plus the exact bytes in base64."""
+    """JSON body of a ``pitwatch.rejected`` message: the row plus the exact bytes in base64.
+
+    Bytes longer than :data:`REJECTED_MESSAGE_RAW_MAX` are cut to that length in both
+    ``raw`` and ``raw_b64``, and the body says so: ``raw_truncated`` true, ``raw_size`` (bytes)
+    and ``raw_sha256`` of the whole message (the warehouse row keeps the whole text, the input
+    topic the bytes)."""
     body = dict(row)
+    if len(raw) > REJECTED_MESSAGE_RAW_MAX:
+        cut = raw[:REJECTED_MESSAGE_RAW_MAX]
+        body["raw"] = cut.decode("utf-8", errors="backslashreplace")
+        body.update(raw_truncated=True, raw_size=len(raw), raw_sha256=hashlib.sha256(raw).hexdigest())
+        raw = cut
     body["raw_b64"] = base64.b64encode(raw).decode()
     return body
 
@@ -140,6 +160,17 @@ def ruleset_row(ruleset_id: str, version: str, now: datetime) -> dict:
     r = load_ruleset(ruleset_id, version)
     return {"ruleset_key": f"{r.id}@{r.content_hash}", "ruleset_id": r.id, "ruleset_hash": r.content_hash,
             "game": r.game, "jurisdiction": r.jurisdiction, "source": r.source, "first_used_at": now}
+
+
+def _keyed_by(m: InMessage, table_id: str) -> bool:
+    """Whether message ``m`` carries the Kafka key of ``table_id`` (its UTF-8 bytes)."""
+    return m.key == table_id.encode("utf-8")
+
+
+def _misrouted(m: InMessage, table_id: str) -> str:
+    key = "missing" if m.key is None else repr(m.key.decode("utf-8", errors="backslashreplace"))
+    return (f"Kafka key {key} is not the table_id {table_id!r}: not applied (a table's messages must "
+            "all be keyed by its table_id: its order and state live in that key's partition)")
 
 
 class BatchProcessor:
@@ -194,11 +225,14 @@ class BatchProcessor:
                     self._release(b, m, control)
                     continue
                 self._reject(b, m, exc.reason)
-                if exc.table_id is not None and exc.seq is not None:
+                if exc.table_id is not None and exc.seq is not None and _keyed_by(m, exc.table_id):
                     # reported once, as invalid: not again as a missing seq by a later gap
                     held = self._auditor(exc.table_id, b)
                     if isinstance(held, TableAuditor):
                         held.sequence.excuse(exc.seq)
+                continue
+            if not _keyed_by(m, event.table_id):
+                self._reject(b, m, _misrouted(m, event.table_id))
                 continue
             aud = self._auditor(event.table_id, b)
             if not isinstance(aud, TableAuditor):
@@ -300,6 +334,9 @@ class BatchProcessor:
     def _release(self, b: _Batch, m: InMessage, control: dict[str, Any]) -> None:
         """Apply a table's parked events again, in seq order, and lift its quarantine."""
         tid = str(control["table_id"])
+        if not _keyed_by(m, tid):
+            self._reject(b, m, f"release of table {tid} refused: {_misrouted(m, tid)}")
+            return
         aud = self._auditor(tid, b)
         parked = {r["parked_id"]: r for r in self.load_parked(tid)} if isinstance(aud, TableAuditor) else {}
         parked.update({r["parked_id"]: r for r in b.res.rows["parked"] if r["table_id"] == tid})
