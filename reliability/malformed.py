@@ -139,10 +139,12 @@ def interleave(evening: Sequence[bytes], total: int, seed: int,
     made: set[bytes] = set()
     inserts: list[tuple[int, Bad]] = []
     wanted = counts(total, kinds)
+    opened = [i for i, d in enumerate(docs) if d.get("type") == "table_opened"]
     for kind, n in wanted.items():
         for _ in range(n):
             for _attempt in range(1000):
-                i = rng.randrange(len(docs))
+                # huge_option is made from a table_opened: a few dozen in an evening of thousands
+                i = rng.choice(opened) if kind == "huge_option" and opened else rng.randrange(len(docs))
                 bad = _make(kind, docs[i], evening[i], i, rng, seen_ids, used)
                 if bad is not None and bad.value not in made:
                     made.add(bad.value)
