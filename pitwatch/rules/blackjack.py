@@ -4,7 +4,7 @@ Sources: Galicia ``000_e1555249d49967be.txt`` L235-L329 («03. Veintiuno o black
 Andalucía ``004_5c9c19b250457762.txt`` L570-L901 (I.1.3 «Veintiuno o Black Jack»). Every
 payout ratio, limit and rule switch lives in ``rulesets/blackjack.<jurisdiction>.toml``.
 
-Canonical encodings (the README section "Canonical encodings" repeats them):
+Canonical encodings (``docs/encodings.md`` repeats them):
 
 - A main bet is ``bet_placed`` with ``spot = "main"`` and ``box = N`` (1..7, numbered in
   dealing order from the croupier's left). Up to three players may bet on one box; the

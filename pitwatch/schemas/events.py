@@ -16,7 +16,7 @@ the event ``type``. Money is a JSON string of euros with two decimals (``"12.50"
 JSON numbers are accepted on input). Times are UTC.
 
 Canonical encodings (bet spots, cards, hand ids) are documented in the README section
-"Canonical encodings". Their grammar is validated here (:mod:`pitwatch.schemas.codes`; the
+"Canonical encodings" and, per game, in ``docs/encodings.md``. Their grammar is validated here (:mod:`pitwatch.schemas.codes`; the
 patterns are in the JSON Schemas exported by ``pitwatch schema export``, so a producer in
 another language only needs those); whether a well-formed code is legal at the table (a spot
 on the layout, a hand that exists) is judged by each game's rules module.
@@ -281,7 +281,7 @@ class RoundStarted(RoundEvent):
 
 class BetPlaced(RoundEvent):
     """A bet of ``stake`` euros by ``player_id`` on ``spot`` (canonical spot code of the game,
-    see README), in blackjack on box ``box``. ``bet_id`` is unique per table. A spot outside
+    see ``docs/encodings.md``), in blackjack on box ``box``. ``bet_id`` is unique per table. A spot outside
     the code grammar is a schema error ("did you mean ...?"); a well-formed spot that is not on
     the game's layout (``split:1-5``) is valid here and an ``invalid_bet`` for the rules."""
 
