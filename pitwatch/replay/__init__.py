@@ -11,10 +11,10 @@ pydantic model per record kind) and :mod:`pitwatch.replay.text` (rich text).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from pitwatch.detectors.alerts import Alert
-from pitwatch.detectors.auditor import TableAuditor
+from pitwatch.detectors.auditor import AuditOutput, TableAuditor
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
@@ -76,22 +76,19 @@ class ReplayStats:
         return EXIT_VIOLATIONS if self.violations else EXIT_CLEAN
 
 
-def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
-                 stats: ReplayStats | None = None,
-                 versions: Mapping[str, str] | None = None) -> Iterator[ReplayItem]:
-    """Replay JSONL event lines (any number of tables, each in ``seq`` order), judged with the
-    ruleset versions pinned in ``versions`` (``{ruleset_id: content hash}``) or else the
-    ones shipped with this release.
+def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
+               versions: Mapping[str, str] | None = None,
+               ) -> Iterator[tuple[int, Any, AuditOutput | None, str | None]]:
+    """Fold JSONL event lines (any number of tables, each in ``seq`` order) through one
+    :class:`TableAuditor` per table, as the live pipeline does; ``versions`` as in
+    :func:`replay_lines`.
 
-    Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
-    per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``). Blank
-    lines are skipped. ``stats``, if given, is updated as lines are read and items yielded.
-    Raises nothing for bad input.
-    """
-    stats = ReplayStats() if stats is None else stats
+    Yields ``(line, event, output, error)`` per non-blank line (``line`` 1-based from
+    ``start_line``): ``error`` (and no output) for a line that is not a valid event or on which
+    the engine failed (the table is left unchanged), else the event and what it produced.
+    A line's end is not part of the event. Raises nothing for bad input."""
     auditors: dict[str, TableAuditor] = {}
     for n, raw in enumerate(lines, start_line):
-        stats.lines += 1
         if isinstance(raw, str):
             raw = raw.encode()
         raw = raw.rstrip(b"\r\n")  # the line's end is not part of the event (as a Kafka message)
@@ -105,7 +102,7 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
                 if held is None:
                     held = auditors[exc.table_id] = TableAuditor(exc.table_id, versions)
                 held.sequence.excuse(exc.seq)
-            yield _counted(stats, ReplayItem(line=n, error=exc.reason))
+            yield n, None, None, exc.reason
             continue
         aud = auditors.get(event.table_id)
         if aud is None:
@@ -113,8 +110,33 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
         try:
             out = aud.feed(event)
         except Exception as exc:  # an engine defect: the table is unchanged, as in the live pipeline
-            yield _counted(stats, ReplayItem(
-                line=n, error=f"engine error on {event.type} of table {event.table_id}: {type(exc).__name__}: {exc}"))
+            yield n, event, None, f"engine error on {event.type} of table {event.table_id}: {type(exc).__name__}: {exc}"
+            continue
+        yield n, event, out, None
+
+
+def _counting(lines: Iterable[bytes | str], stats: ReplayStats) -> Iterator[bytes | str]:
+    for raw in lines:
+        stats.lines += 1
+        yield raw
+
+
+def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
+                 stats: ReplayStats | None = None,
+                 versions: Mapping[str, str] | None = None) -> Iterator[ReplayItem]:
+    """Replay JSONL event lines (any number of tables, each in ``seq`` order), judged with the
+    ruleset versions pinned in ``versions`` (``{ruleset_id: content hash}``) or else the
+    ones shipped with this release.
+
+    Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
+    per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``). Blank
+    lines are skipped. ``stats``, if given, is updated as lines are read and items yielded.
+    Raises nothing for bad input.
+    """
+    stats = ReplayStats() if stats is None else stats
+    for n, _event, out, error in fold_lines(_counting(lines, stats), start_line, versions):
+        if out is None:
+            yield _counted(stats, ReplayItem(line=n, error=error))
             continue
         if out.rejected:
             yield _counted(stats, ReplayItem(line=n, error=out.rejected))

@@ -17,10 +17,9 @@ from decimal import Decimal
 from typing import Any, Iterable, Iterator
 
 from pitwatch.detectors.alerts import settlement_rows
-from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.detectors.figures import hour_of, movement_row
+from pitwatch.replay import fold_lines
 from pitwatch.rules.accounting import MOVEMENT_FIGURE
-from pitwatch.schemas.events import InvalidEvent, parse_event
 
 MONEY = ("handle", "win", "drop", "cashed", "fills", "credits", "tips")
 """Euro figures (2 decimals) of a :class:`Figures` row; ``theoretical_win`` has 4."""
@@ -108,20 +107,8 @@ def _group(rows: Iterable[dict[str, Any]], by_hour: bool) -> list[Figures]:
 def rows_from_lines(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The ``settlements`` and ``movements`` rows a file of event lines gives (invalid lines and
     rejected events give none, as in the live pipeline)."""
-    auditors: dict[str, TableAuditor] = {}
-    for raw in lines:
-        if not (raw.strip() if isinstance(raw, (bytes, str)) else raw):
-            continue
-        try:
-            event = parse_event(raw)
-        except InvalidEvent:
-            continue
-        aud = auditors.get(event.table_id)
-        if aud is None:
-            aud = auditors[event.table_id] = TableAuditor(event.table_id)
-        try:
-            out = aud.feed(event)
-        except Exception:  # noqa: BLE001 - an engine defect: the table is unchanged, as live
+    for _n, event, out, _error in fold_lines(lines):
+        if out is None:
             continue
         for v in out.verdicts:
             yield from settlement_rows(v)
