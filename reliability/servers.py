@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pitwatch.streams.broker import free_port
+from pitwatch.streams.supervisor import stop_worker
 
 SERVER_CANDIDATES = ("clickhouse-server", "/usr/sbin/clickhouse-server", "/usr/bin/clickhouse-server")
 
@@ -173,13 +174,8 @@ class LocalClickHouse:
     def stop(self, timeout: float = 30.0) -> None:
         """Stop the server (SIGTERM, SIGKILL after ``timeout`` s); data and ports are kept."""
         proc, self.process = self.process, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+        if proc is not None:
+            stop_worker(proc, timeout)  # SIGTERM, SIGKILL after timeout: not specific to workers
         if self._out is not None:
             self._out.close()
             self._out = None
