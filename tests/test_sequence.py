@@ -45,3 +45,64 @@ def test_gap_count_matches_missing_sequence_numbers(seqs):
         if v.violation is not None:
             missing += int(v.violation.message.split()[0])
     assert missing == seqs[-1] - len(seqs)
+
+
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("new"), st.integers(min_value=1, max_value=3)),   # a new id, seq + step
+    st.tuples(st.just("again"), st.integers(min_value=0, max_value=8)),  # an id seen before
+    st.tuples(st.just("stale"), st.integers(min_value=0, max_value=3)),  # a new id, an old seq
+    st.tuples(st.just("forget"), st.just(0)),                          # undo the last check
+    st.tuples(st.just("store"), st.just(0)),                           # write the stored form
+    st.tuples(st.just("reload"), st.just(0)),                          # write it and read it back
+), max_size=120)
+
+
+@given(_OPS)
+def test_stored_form_of_recent_ids_follows_every_change(ops):
+    """The stored form of the recent ids (``recent_ids``, ``recent_seq_runs``), kept up to date
+    incrementally, always equals the last 5 applied (id, seq) pairs of a plain list kept beside
+    it (the oracle), through evictions, duplicates, stale seqs, undone checks and reloads."""
+    from unittest import mock
+
+    from pitwatch.detectors import sequence
+
+    with mock.patch.object(sequence, "RECENT_IDS", 5):
+        s = SequenceChecker()
+        oracle: list[tuple[str, int]] = []
+        seen: list[str] = []
+        seq, n, last_added = 0, 0, None
+        for op, arg in ops:
+            if op == "new":
+                n += 1
+                seq += arg
+                ok = s.check(f"e{n}", seq).apply
+                assert ok
+                oracle = (oracle + [(f"e{n}", seq)])[-5:]
+                seen.append(f"e{n}")
+                last_added = f"e{n}"
+                continue
+            if op == "again" and seen:
+                v = s.check(seen[-1 - arg % len(seen)], seq + 1)
+                assert v.apply is False
+                last_added = None
+            elif op == "stale" and seq:
+                n += 1
+                assert s.check(f"x{n}", max(1, seq - arg)).apply is False
+                last_added = None
+            elif op == "forget" and last_added is not None:
+                s.forget(last_added)  # (the auditor also restores last_seq: not needed here)
+                if oracle and oracle[-1][0] == last_added:
+                    oracle.pop()
+                seen.remove(last_added)
+                last_added = None
+            elif op in ("store", "reload"):
+                ids, runs = s.recent_ids(), s.recent_seq_runs()
+                assert ids == ",".join(i for i, _ in oracle)
+                assert [x for a, b in runs for x in range(a, b + 1)] == [q for _, q in oracle]
+                assert all(b < c for (_, b), (c, _) in zip(runs, runs[1:]))  # runs are maximal
+                if op == "reload":
+                    pairs = list(zip(ids.split(",") if ids else [], [x for a, b in runs for x in range(a, b + 1)]))
+                    s = SequenceChecker.restore(s.last_seq, pairs, s.excused)
+                last_added = None
+            assert list(s.recent.items()) == oracle
+        assert s.recent_ids() == ",".join(i for i, _ in oracle)

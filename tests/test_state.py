@@ -26,6 +26,7 @@ from tests.fixtures.batches import to_messages
 
 FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
 FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
+FIXTURE_V4 = Path(__file__).parent / "data" / "state" / "v4-roulette-float-ledger-mid-round.json"
 D = Decimal
 
 
@@ -94,24 +95,63 @@ def test_snapshot_carries_the_wheel_direction_000_L183():
     assert [a.kind for a in alerts if a.kind != "payout_discrepancy"] == ["spin_direction"]
 
 
+def _v4_sequence(seq: dict) -> dict:
+    """A version 1-3 ``sequence`` section as version 4 writes it: ids joined by commas, and the
+    fixtures' seqs 1..14 (v1) and 1..15 (v2) as one run each (written out by hand)."""
+    rest = {k: v for k, v in seq.items() if k != "recent"}
+    assert [s for _, s in seq["recent"]] == list(range(1, len(seq["recent"]) + 1))
+    return dict(rest, recent_ids=",".join(i for i, _ in seq["recent"]), recent_seqs=[[1, len(seq["recent"])]])
+
+
 def test_snapshot_is_versioned_json_and_a_fixed_point():
-    """Version 1 upcasts to version 3: no excused seqs (v2) and an unknown float ledger (v3),
-    nothing else changes; a version 3 snapshot dumps back to itself."""
+    """Version 1 upcasts to version 4: no excused seqs (v2), an unknown float ledger (v3), the
+    recent ids as one string and their seqs as a list (v4), nothing else changes; a version 4
+    snapshot dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == 1 and STATE_VERSION == 3
+    assert doc["state_version"] == 1 and STATE_VERSION == 4
     again = dump_state(load_state(raw))
     unknown = {"anticipo": "0.00", "fills": "0.00", "credits": "0.00", "drop": "0.00", "cashed": "0.00",
                "tips": "0.00", "bet_win": "0.00", "complete": False}
     base = doc["engine"]["base"]
-    expected = dict(doc, state_version=3, sequence=dict(doc["sequence"], excused=[]),
+    expected = dict(doc, state_version=4, sequence=_v4_sequence(dict(doc["sequence"], excused=[])),
                     engine=dict(doc["engine"], base=dict(base, ctx=dict(base["ctx"], float=unknown))))
+    assert json.loads(again)["sequence"]["recent_ids"].count(",") == len(doc["sequence"]["recent"]) - 1
     assert json.loads(again) == expected
     assert dump_state(load_state(again)) == again
     v2 = json.loads(FIXTURE_V2.read_bytes())
     v2_base = v2["engine"]["base"]
     assert json.loads(dump_state(load_state(FIXTURE_V2.read_bytes()))) == dict(
-        v2, state_version=3, engine=dict(v2["engine"], base=dict(v2_base, ctx=dict(v2_base["ctx"], float=unknown))))
+        v2, state_version=4, sequence=_v4_sequence(v2["sequence"]),
+        engine=dict(v2["engine"], base=dict(v2_base, ctx=dict(v2_base["ctx"], float=unknown))))
+
+
+def test_release_0_4_snapshot_is_a_fixed_point_and_resumes():
+    """A snapshot written by this release (state_version 4, ``v4-roulette-float-ledger-mid-round``:
+    the v3 fixture's table, mid-round R3) loads, dumps back to the same bytes, keeps its
+    27 recent ids with their seqs (seq 1-27), and a redelivered id is a duplicate_event citing its first seq."""
+    raw = FIXTURE_V4.read_bytes()
+    doc = json.loads(raw)
+    assert doc["state_version"] == 4
+    aud = load_state(raw)
+    assert dump_state(aud) == raw.rstrip(b"\n")
+    ids = doc["sequence"]["recent_ids"].split(",")
+    assert doc["sequence"]["recent_seqs"] == [[1, 27]]
+    assert list(aud.sequence.recent.items()) == list(zip(ids, range(1, 28)))
+    verdict = aud.sequence.check(ids[1], aud.sequence.last_seq + 1)
+    assert verdict.violation is not None and verdict.violation.kind == "duplicate_event"
+    assert "first seen as seq 2" in verdict.violation.message
+
+
+def test_recent_ids_and_seqs_of_different_lengths_are_refused():
+    """A version 4 state whose recent ids and seqs are not as many, or whose seq runs do not
+    increase, is not a valid state."""
+    doc = json.loads(FIXTURE_V4.read_bytes())
+    for runs, why in (([[1, 26]], "27 recent ids but 26 recent seqs"), ([[1, 13], [13, 26]], "not after"),
+                      ([[27, 1]], "not after")):
+        doc["sequence"]["recent_seqs"] = runs
+        with pytest.raises(StateError, match=why):
+            load_state(json.dumps(doc).encode())
 
 
 def test_release_0_2_snapshot_keeps_the_excused_seq():

@@ -103,7 +103,7 @@ class TableAuditor:
             return self._judge(sv, event)
         except Exception:  # all or nothing: the event was not seen either
             seqc.last_seq, seqc.excused = before
-            seqc.recent.pop(event.event_id, None)
+            seqc.forget(event.event_id)
             raise
 
     def _judge(self, sv: SeqVerdict, event: Any) -> AuditOutput:

@@ -5,14 +5,15 @@ changelog is a Kafka topic), so the format outlives any one release of pitwatch.
 JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
 an attribute to a class still reads every snapshot written before.
 
-Format, ``state_version`` 3 (UTF-8 JSON object)::
+Format, ``state_version`` 4 (UTF-8 JSON object)::
 
     {
-      "state_version": 3,
+      "state_version": 4,
       "table_id": "RF-01",
       "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
-                   "recent": [["<event_id>", 2203], ...],     # recent ids, oldest first (<= 2048)
+                   "recent_ids": "<event_id>,<event_id>,...", # recent ids, oldest first (<= 2048)
+                   "recent_seqs": [[157, 2203], ...],         # their seqs: runs [first, last]
                    "excused": [2210, ...]},                   # seqs after last_seq rejected as invalid
       "quarantine": {"reason": "...", "since_seq": 2211,      # only while the table is quarantined
                      "since_event_id": "...", "parked": 12},
@@ -39,7 +40,12 @@ upcaster in :data:`UPCASTERS` (``N -> N+1``, a pure function over the decoded di
 applies them in turn. Version 1 (release 0.1) had no ``sequence.excused``: it upcasts to an
 empty list. Version 2 had no float ledger: it upcasts to an empty ledger marked incomplete
 (``"complete": false``), so a session that began before the upgrade is not reconciled at its
-close (its earlier chips and cash are unknown) while every later session is.
+close (its earlier chips and cash are unknown) while every later session is. Version 3 kept the
+recent ids as ``[id, seq]`` pairs: version 4 keeps them as one comma-separated string of ids
+(event ids are UUIDs: no commas) and their seqs as runs of consecutive seqs (``[[1, 2048]]``
+for 2,048 ids in a row), which the sequence checker keeps up to date as events arrive: every
+table touched by a batch is written after it, and version 3 cost about a millisecond per table
+to write.
 A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
@@ -48,7 +54,6 @@ releases, which every release must load.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from dataclasses import asdict
 from typing import Any, Callable
 
@@ -60,7 +65,7 @@ from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 class StateError(ValueError):
@@ -75,8 +80,22 @@ class SequenceState(_Strict):
     """:class:`~pitwatch.detectors.sequence.SequenceChecker` state."""
 
     last_seq: int = Field(ge=0)
-    recent: list[tuple[str, int]]
+    recent_ids: str
+    recent_seqs: list[tuple[int, int]]
     excused: list[int]
+
+    def recent(self) -> list[tuple[str, int]]:
+        """The recent ``(event_id, seq)`` pairs, oldest first. Raises ``ValueError`` when a
+        run is not increasing, the seqs do not increase, or ids and seqs are not as many."""
+        ids = self.recent_ids.split(",") if self.recent_ids else []
+        seqs: list[int] = []
+        for first, last in self.recent_seqs:
+            if last < first or (seqs and first <= seqs[-1]):
+                raise ValueError(f"recent seq run [{first}, {last}] is not after the ones before it")
+            seqs.extend(range(first, last + 1))
+        if len(ids) != len(seqs):
+            raise ValueError(f"{len(ids)} recent ids but {len(seqs)} recent seqs")
+        return list(zip(ids, seqs))
 
 
 class EngineBase(_Strict):
@@ -133,7 +152,24 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return dict(doc, state_version=3)
 
 
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 -> 4: the recent ``[id, seq]`` pairs become a string of ids and runs of seqs."""
+    seq = doc.get("sequence")
+    if isinstance(seq, dict) and isinstance(seq.get("recent"), list):
+        pairs = seq["recent"]
+        if all(isinstance(p, list) and len(p) == 2 for p in pairs):
+            runs: list[list[Any]] = []
+            for _, n in pairs:
+                if runs and isinstance(n, int) and runs[-1][1] == n - 1:
+                    runs[-1][1] = n
+                else:
+                    runs.append([n, n])
+            rest = {k: v for k, v in seq.items() if k != "recent"}
+            seq = dict(rest, recent_ids=",".join(str(p[0]) for p in pairs), recent_seqs=runs)
+    return dict(doc, state_version=4, sequence=seq)
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 
@@ -144,7 +180,8 @@ def dump_state(aud: TableAuditor) -> bytes:
         "table_id": aud.table_id,
         "positions": aud.positions,
         "sequence": {"last_seq": aud.sequence.last_seq,
-                     "recent": [[k, v] for k, v in aud.sequence.recent.items()],
+                     "recent_ids": aud.sequence.recent_ids(),
+                     "recent_seqs": aud.sequence.recent_seq_runs(),
                      "excused": sorted(aud.sequence.excused)},
         "engine": aud.engine.snapshot(),
     }
@@ -188,11 +225,11 @@ def load_state(raw: bytes) -> TableAuditor:
         raise StateError(f"table state does not match version {STATE_VERSION}: {exc.errors()[:3]}") from None
     aud = TableAuditor(state.table_id)
     aud.positions = dict(state.positions)
-    seqc = SequenceChecker()
-    seqc.last_seq = state.sequence.last_seq
-    seqc.recent = OrderedDict(state.sequence.recent)
-    seqc.excused = set(state.sequence.excused)
-    aud.sequence = seqc
+    try:
+        recent = state.sequence.recent()
+    except ValueError as exc:
+        raise StateError(f"table state of {state.table_id}: {exc}") from None
+    aud.sequence = SequenceChecker.restore(state.sequence.last_seq, recent, set(state.sequence.excused))
     if state.quarantine is not None:
         aud.quarantine = Quarantine(**state.quarantine.model_dump())
     try:

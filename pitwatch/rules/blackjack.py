@@ -678,7 +678,7 @@ class BlackjackRound(GameRound):
 def table_maximum(ctx: TableContext) -> Decimal:
     """Per-hand (per-box) maximum in euros for table ``ctx``: min(table ``max_bet``,
     ``max_multiplier`` x table ``min_bet``) (000 L319; 004 L863-L865)."""
-    return min(ctx.max_bet, _money(ctx.min_bet * _multiplier(ctx)))
+    return ctx.derived(("blackjack_table_maximum",), lambda: min(ctx.max_bet, _money(ctx.min_bet * _multiplier(ctx))))  # type: ignore[no-any-return]
 
 
 def rules_of(ctx: TableContext) -> BlackjackRuleset:

@@ -73,6 +73,22 @@ def _times_edge(handle: Decimal, edge: Fraction) -> Decimal:
     return Decimal(q).scaleb(-WIN_PLACES)
 
 
+def _edge(ctx: TableContext | None, spot: str) -> Fraction:
+    """The house edge of ``spot`` at table ``ctx`` (0 for a spot without one), shared by every
+    table with the same ruleset version and options."""
+    assert ctx is not None
+    rs = ctx.ruleset
+    key = (rs.id, rs.content_hash, tuple(sorted(ctx.options.items())), spot)
+    edge = _EDGES.get(key)
+    if edge is None:
+        try:
+            edge = house_edge(rs, spot, options=ctx.options)
+        except RuleError:
+            edge = Fraction(0)
+        _EDGES[key] = edge
+    return edge
+
+
 class _OpenRound:
     __slots__ = ("game_round", "events", "violations", "started_at", "voided", "refused")
 
@@ -148,16 +164,7 @@ class TableEngine:
         (:mod:`pitwatch.rules.edges`); 0 for a spot without an edge. Edges are cached per
         ruleset version, options and spot."""
         assert self.ctx is not None
-        rs = self.ctx.ruleset
-        key = (rs.id, rs.content_hash, tuple(sorted(self.ctx.options.items())), spot)
-        edge = _EDGES.get(key)
-        if edge is None:
-            try:
-                edge = house_edge(rs, spot, options=self.ctx.options)
-            except RuleError:
-                edge = Fraction(0)
-            _EDGES[key] = edge
-        return _times_edge(handle, edge)
+        return _times_edge(handle, self.ctx.derived(("house_edge", spot), lambda: _edge(self.ctx, spot)))
 
     def _movement(self, event: Any) -> None:
         """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from pitwatch.rules.accounting import FloatLedger
 from pitwatch.rules.base import (
@@ -63,6 +63,28 @@ class TableContext:
     dealer_id: str | None = None
     carry: dict[str, Any] = field(default_factory=dict)
     ledger: FloatLedger = field(default_factory=FloatLedger)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Values derived only from the ruleset, the options and the limits (option values, bet
+    limits, house edges), each computed once (:meth:`derived`). Never stored: it is emptied
+    whenever ``min_bet`` or ``max_bet`` change, and a context rebuilt from :meth:`to_dict`
+    starts without it."""
+    _memo_limits: tuple[Decimal, Decimal] | None = field(default=None, repr=False, compare=False)
+
+    def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, computed once per ``key`` while the table limits stay the same (the
+        options and the ruleset of a context never change). ``key`` must name the function and
+        its arguments (e.g. ``("roulette_limits", "simple")``); ``compute`` must depend only on
+        the ruleset, the options and the limits. Whatever ``compute`` raises propagates and
+        nothing is kept."""
+        limits = (self.min_bet, self.max_bet)
+        if self._memo_limits != limits:
+            self.memo.clear()
+            self._memo_limits = limits
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self.memo[key] = compute()
+            return value
 
     def option(self, name: str, default: str | None = None) -> str:
         """Table option ``name``: the value ``table_opened`` set, else the ruleset's ``[options]``
@@ -73,7 +95,7 @@ class TableContext:
         and never used."""
         if name in self.options:
             return self.options[name]
-        return self.ruleset.model.options.default(name)
+        return str(self.derived(("option", name), lambda: self.ruleset.model.options.default(name)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of the context (money as strings; ``carry`` must already hold only

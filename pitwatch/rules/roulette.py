@@ -237,6 +237,10 @@ def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
     Raises ``RuleError`` for an invalid option value.
     Source: 000 L159-L163; 004 L328-L352.
     """
+    return ctx.derived(("roulette_bet_limits", kind), lambda: _bet_limits(ctx, kind))  # type: ignore[no-any-return]
+
+
+def _bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
     rs = ctx.ruleset
     minimum = ctx.min_bet
     cite = rs.cite("limit_simple" if kind == "simple" else "limit_multiple")
