@@ -119,6 +119,18 @@ def test_insert_new_twice_counts_once(warehouse, table):
     assert len(warehouse.rows(table)) == 6
 
 
+def test_ids_with_commas_and_quotes_are_looked_up_exactly(warehouse):
+    """Ids are looked up as one comma-split string, except when an id holds a comma (then as a
+    tuple of literals): either way, a stored id is found and only the new ones are written."""
+    odd = ["a,b", "it's", "back\\slash", "", "plain"]
+    rows = [dict(BUILDERS["rejected"](0), reject_id=i) for i in odd]
+    assert warehouse.insert_new("rejected", rows) == 5
+    assert warehouse.insert_new("rejected", rows) == 0
+    assert warehouse.insert_new("rejected", [r for r in rows if "," not in r["reject_id"]]) == 0
+    assert warehouse.insert_new("rejected", rows + [dict(rows[0], reject_id="new")]) == 1
+    assert sorted(r["reject_id"] for r in warehouse.rows("rejected")) == sorted(odd + ["new"])
+
+
 @pytest.mark.parametrize("table", sorted(BUILDERS))
 def test_insert_new_dedupes_inside_one_batch_keeping_first(warehouse, table):
     build = BUILDERS[table]
