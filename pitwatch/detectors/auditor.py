@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
 from pitwatch.detectors.sequence import APPLY, SequenceChecker, SeqVerdict
-from pitwatch.rules.accounting import Movement, movement_of
+from pitwatch.rules.accounting import MOVEMENT_EVENT_TYPES, Movement, movement_of
 from pitwatch.rules.base import RoundVerdict, RuleError, Violation, ViolationKind
 from pitwatch.rules.engine import ENGINE_CITATION, TableEngine
 
@@ -130,7 +130,7 @@ class TableAuditor:
         the engine applied it (:func:`~pitwatch.rules.accounting.movement_of`)."""
         try:
             produced = self.engine.apply(event)
-            m = movement_of(event)
+            m = movement_of(event) if event.type in MOVEMENT_EVENT_TYPES else None
             return produced if m is None else [*produced, m]
         except RuleError as exc:
             return [Violation(

@@ -15,7 +15,7 @@ Every table numbers its events with ``seq`` = 1, 2, 3... (DESIGN, event contract
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import deque
 from dataclasses import dataclass
 
 from pitwatch.rules.base import Violation, ViolationKind
@@ -51,13 +51,15 @@ class SequenceChecker:
     Change ``recent`` only through :meth:`check`, :meth:`forget` and :meth:`restore`.
     """
 
-    __slots__ = ("last_seq", "recent", "excused", "_runs", "_text", "_text_n", "_added", "_dropped")
+    __slots__ = ("last_seq", "recent", "excused", "_order", "_runs", "_text", "_text_n", "_added", "_dropped")
 
     def __init__(self) -> None:
         self.last_seq = 0
-        #: insertion-ordered, the oldest id evicted first: an OrderedDict, whose popitem(last=False)
-        #: is O(1) (a plain dict's ``next(iter(d))`` rescans the slots freed at its front)
-        self.recent: OrderedDict[str, int] = OrderedDict()
+        #: id -> seq, oldest first (a dict keeps its insertion order); ``_order`` holds the same
+        #: ids in a deque, whose popleft finds the oldest at once (``next(iter(dict))`` rescans the
+        #: slots freed at the dict's front, and an OrderedDict's linked nodes cost a cache miss each)
+        self.recent: dict[str, int] = {}
+        self._order: deque[str] = deque()
         #: seqs after ``last_seq`` whose message was rejected as invalid (already reported)
         self.excused: set[int] = set()
         #: the seqs of ``recent`` in order, as runs ``[first, last]`` of consecutive seqs
@@ -84,6 +86,7 @@ class SequenceChecker:
     def _remember(self, event_id: str, seq: int) -> None:
         recent = self.recent
         recent[event_id] = seq
+        self._order.append(event_id)
         self._added.append(event_id)
         runs = self._runs
         if runs and runs[-1][1] == seq - 1:
@@ -91,7 +94,7 @@ class SequenceChecker:
         else:
             runs.append([seq, seq])
         if len(recent) > RECENT_IDS:
-            recent.popitem(last=False)
+            del recent[self._order.popleft()]
             self._dropped += 1
             first = runs[0]
             if first[0] == first[1]:
@@ -102,8 +105,9 @@ class SequenceChecker:
     def forget(self, event_id: str) -> None:
         """Undo the remembering of ``event_id`` by the last :meth:`check` (the event was not
         applied after all). An id evicted by that check to make room stays evicted."""
-        if next(reversed(self.recent), None) != event_id:
+        if not self._order or self._order[-1] != event_id:
             return
+        self._order.pop()
         seq = self.recent.pop(event_id)
         last = self._runs[-1]
         if last[0] == last[1] == seq:

@@ -105,6 +105,10 @@ _EVENT_MOVEMENT = {
 }
 
 
+MOVEMENT_EVENT_TYPES = frozenset({"table_opened", "table_closed", *_EVENT_MOVEMENT})
+"""The event types that may record a movement (:func:`movement_of` is ``None`` for any other)."""
+
+
 def movement_of(event: Any) -> Movement | None:
     """The movement an event records, or ``None``: ``table_opened`` (its ``float_amount``, the
     anticipo), ``table_closed`` with a ``closing_count``, ``chips_bought`` (drop),

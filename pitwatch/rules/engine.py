@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from pitwatch.rules.accounting import FLOAT_CITATION, bet_figures, movement_of
 from pitwatch.rules.base import (
@@ -159,12 +159,21 @@ class TableEngine:
             "stored but not judged until the table is opened with a known ruleset",
             ENGINE_CITATION, (str(event.event_id),))]
 
-    def _theoretical_win(self, spot: str, handle: Decimal) -> Decimal:
-        """``handle`` x the house edge of ``spot`` under the table's ruleset and options
-        (:mod:`pitwatch.rules.edges`); 0 for a spot without an edge. Edges are cached per
-        ruleset version, options and spot."""
-        assert self.ctx is not None
-        return _times_edge(handle, self.ctx.derived(("house_edge", spot), lambda: _edge(self.ctx, spot)))
+    def _theoretical_win(self) -> Callable[[str, Decimal], Decimal]:
+        """``theo(spot, handle)``: ``handle`` x the house edge of ``spot`` under the table's
+        ruleset and options (:mod:`pitwatch.rules.edges`); 0 for a spot without an edge. Edges
+        are cached per table (and limits), and shared per ruleset version, options and spot."""
+        ctx = self.ctx
+        assert ctx is not None
+        edges: dict[str, Fraction] = ctx.derived(("house_edges",), dict)
+
+        def theo(spot: str, handle: Decimal) -> Decimal:
+            edge = edges.get(spot)
+            if edge is None:
+                edge = edges[spot] = _edge(ctx, spot)
+            return _times_edge(handle, edge)
+
+        return theo
 
     def _movement(self, event: Any) -> None:
         """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""
@@ -254,7 +263,8 @@ class TableEngine:
                     f"settlement of {rec.returned} EUR recorded for bet {rec.bet_id}, "
                     "which is not on the layout in this round",
                     ENGINE_CITATION, (rec.event_id,), rec.bet_id, None, rec.net))
-        figures = tuple(bet_figures(c, self._theoretical_win) for c in checks)
+        theo = self._theoretical_win()
+        figures = tuple([bet_figures(c, theo) for c in checks])
         for f in figures:
             self.ctx.ledger.bet_win += f.win
         return RoundVerdict(
