@@ -106,3 +106,17 @@ def test_stored_form_of_recent_ids_follows_every_change(ops):
                 last_added = None
             assert list(s.recent.items()) == oracle
         assert s.recent_ids() == ",".join(i for i, _ in oracle)
+
+
+def test_a_replay_that_never_stores_keeps_bounded_memory():
+    """A replay never writes the table state: the ids waiting for the stored form stay at most
+    RECENT_IDS (once, every id of the file was kept), and the stored form, asked for at last,
+    still holds exactly the last RECENT_IDS ids."""
+    from pitwatch.detectors.sequence import RECENT_IDS
+    s = SequenceChecker()
+    for i in range(1, 3 * RECENT_IDS + 7):
+        s.check(f"e{i}", i)
+        assert len(s._added) <= RECENT_IDS
+    last = 3 * RECENT_IDS + 6
+    assert s.recent_ids() == ",".join(f"e{i}" for i in range(last - RECENT_IDS + 1, last + 1))
+    assert s.recent_seq_runs() == [[last - RECENT_IDS + 1, last]]

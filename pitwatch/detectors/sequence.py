@@ -87,7 +87,12 @@ class SequenceChecker:
         recent = self.recent
         recent[event_id] = seq
         self._order.append(event_id)
-        self._added.append(event_id)
+        added = self._added
+        if len(added) < RECENT_IDS:
+            added.append(event_id)
+        else:  # no stored form asked for in a while (a replay): join all at the next one
+            self._text_n = -1
+            added.clear()
         runs = self._runs
         if runs and runs[-1][1] == seq - 1:
             runs[-1][1] = seq
