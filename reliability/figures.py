@@ -168,6 +168,11 @@ def compare(scenario: str, title: str, clean: Snapshot, result: RunResult, bads:
     found_raw = Counter(raw for raw, _reason in got.rejected.values())
     for b in bads:
         if KINDS[b.kind].outcome != "rejected":
+            if KINDS[b.kind].also_rejected:  # accounted as an alert; its bytes are kept too
+                raw = rejected_raw(b.value)
+                expected_raw[raw] += 1
+                if KINDS[b.kind].also_rejected not in reason_of.get(raw, KINDS[b.kind].also_rejected):
+                    kinds[b.kind].examples.append(f"{raw[:60]!r}: rejected as {reason_of[raw][:120]}")
             continue
         raw = rejected_raw(b.value)
         expected_raw[raw] += 1

@@ -14,7 +14,8 @@ Accounting, per kind (:data:`KINDS`):
   nothing else.
 - ``alert``: schema-valid, so not rejected: it breaks a rule and raises exactly one alert of
   kind ``alert`` whose evidence is the message's ``event_id``. ``duplicate_event``: the copy is
-  not applied and ``events_raw`` keeps one row for the id (deduplicated by ``event_id``);
+  not applied, ``events_raw`` keeps one row for the id (the first) and the copy's bytes are
+  also stored in ``rejected`` (``also_rejected``: a forged copy must leave a trace);
   ``unknown_table``: stored in ``events_raw`` (a new id) and not judged.
 """
 
@@ -40,7 +41,9 @@ class Kind:
     """A kind of bad message: what it is, how it must be accounted for (``outcome`` is
     ``rejected`` or ``alert``; ``reason``: a substring of the rejection reason; ``alert``:
     the alert kind), and its share of the mix (``weight``; ``at_most``: a cap on the count;
-    ``default``: part of the mix unless kinds are chosen, see :data:`DEFAULT_KINDS`)."""
+    ``default``: part of the mix unless kinds are chosen, see :data:`DEFAULT_KINDS`;
+    ``also_rejected``: for an ``alert`` kind whose bytes are also kept in ``rejected``, a
+    substring of the reason stored with them)."""
 
     description: str
     outcome: str
@@ -49,6 +52,7 @@ class Kind:
     weight: float = 1.0
     at_most: int | None = None
     default: bool = True
+    also_rejected: str = ""
 
 
 KINDS: dict[str, Kind] = {
@@ -66,7 +70,7 @@ KINDS: dict[str, Kind] = {
     "huge_string": Kind(f"actor.id a string of {HUGE_STRING:,} characters (a 1 MB message)", "rejected",
                         "at most 64 characters", weight=0.0, at_most=20),
     "duplicate_event": Kind("an event sent again with its event_id (half exact copies, half with another "
-                            "actor id)", "alert", alert="duplicate_event"),
+                            "actor id)", "alert", alert="duplicate_event", also_rejected="received again"),
     "stale_seq": Kind("an event sent again under a new event_id: out of sequence", "rejected",
                       "is not after the table's last seq"),
     "not_utf8": Kind("bytes that are not UTF-8 (inside a JSON string, or random bytes)", "rejected",

@@ -64,7 +64,15 @@ def oracle(lines):
 @pytest.mark.parametrize("batch", [1, 37, 5000])
 def test_batches_of_any_size_derive_the_replay_verdicts_once(lines, oracle, batch):
     settlements, alerts, rejected, _ = run(to_messages(lines), batch)
-    assert rejected == []
+    seen: set[str] = set()
+    copies = []  # the simulator's duplicated events: an event_id sent a second time
+    for ln in lines:
+        eid = json.loads(ln)["event_id"]
+        if eid in seen:
+            copies.append(ln.decode())
+        seen.add(eid)
+    assert copies and sorted(r["raw"] for r in rejected) == sorted(copies)
+    assert all("received again" in r["reason"] and r["reason"].endswith("not applied") for r in rejected)
     assert len(settlements) == len(set(settlements)) and set(settlements) == oracle[0]
     assert len(alerts) == len(set(alerts)) and set(alerts) == oracle[1]
     kinds = {json.loads(m)["type"] for m in lines}
@@ -196,3 +204,19 @@ def test_output_messages_are_the_json_values_of_the_rows(lines):
         assert json.loads(msg.value) == json.loads(json.dumps(row, default=std))
     one = json.loads(settlements[0].value)
     assert one["settled_at"].endswith("Z") and len(one["gaming_day"]) == 10 and "." in one["stake"]
+
+
+def test_a_forged_copy_of_an_event_id_keeps_its_bytes(lines):
+    """A message that reuses an applied event's ``event_id`` with other content (another actor)
+    is not applied: it raises one duplicate_event alert, and its own bytes are stored in
+    ``rejected`` with the reason (``events_raw`` keeps the first event of the id only)."""
+    first = json.loads(lines[3])
+    forged = json.dumps(dict(first, actor={"role": "dealer", "id": "D-FORGED"})).encode()
+    msgs = to_messages(lines[:6])
+    msgs.append(InMessage(first["table_id"].encode(), forged, msgs[3].partition, 10_000))
+    res = BatchProcessor({}.get).process(msgs)
+    assert [r["raw"] for r in res.rows["rejected"]] == [forged.decode()]
+    assert f"event {first['event_id']} (seq {first['seq']}) received again" in res.rows["rejected"][0]["reason"]
+    assert [r["event_id"] for r in res.rows["events_raw"]].count(first["event_id"]) == 1
+    assert [a["kind"] for a in res.rows["alerts"]] == ["duplicate_event"]
+    assert sum(m.topic == "pitwatch.rejected" for m in res.messages) == 1

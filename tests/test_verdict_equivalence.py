@@ -27,7 +27,9 @@ produce, and so what is compared:
   event and none of an invalid or stale message, so it could not see them anyway).
 - **every alert of a round** (the above plus the per-message ones), **the table-level
   alerts** (no round) of each table, and **the rejected messages** (their reasons): live ==
-  ``replay file``, which both read the whole stream.
+  ``replay file``, which both read the whole stream. The live pipeline also stores the bytes of
+  every duplicated event (not applied) in ``rejected``, with the ``duplicate_event`` alert's
+  message and ": not applied": ``replay file`` reports those copies by that alert alone.
 - The warehouse keeps one alert per alert id, the first: ids are stable (table, round, kind,
   bet, evidence), so a second ``duplicate_event`` for the same duplicated event id in the same
   round (a forged copy with another seq) is the same alert there, while ``replay file`` prints
@@ -516,6 +518,8 @@ def parse_records(records: list[dict], into: Verdicts) -> list[dict]:
             i += 1 + r["bets"] + r["violations"]
             continue
         if r["kind"] == "violation":
+            if r["violation_kind"] == "duplicate_event":  # the live pipeline keeps the copy's bytes
+                into.rejected[f"{r['message']}: not applied"] += 1
             if r["alert_id"] in into.alert_ids:
                 pass  # the warehouse keeps the first alert of an id
             elif r["round_id"] is None:

@@ -26,6 +26,10 @@ class AuditOutput:
     alerts: list[Alert] = field(default_factory=list)
     rejected: str | None = None
     movements: list[Movement] = field(default_factory=list)
+    #: why a valid event was not applied (its ``event_id`` was seen before: a ``duplicate_event``
+    #: alert says so too); the stream processor stores its bytes in ``rejected`` with this reason,
+    #: since ``events_raw`` keeps the first event of an id (a forged copy would be lost)
+    duplicate: str | None = None
 
 
 NOTHING = AuditOutput()
@@ -121,6 +125,8 @@ class TableAuditor:
             out.rejected = sv.reject_reason
             return out
         if not sv.apply:
+            if sv.violation is not None:
+                out.duplicate = f"{sv.violation.message}: not applied"
             return out
         self._collect(self._apply(event), event, out)
         return out

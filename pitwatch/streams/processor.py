@@ -11,7 +11,10 @@ Stages, in order, for each message of a batch:
    valid but names its table and ``seq`` excuses that ``seq`` only under the table's key).
 2. **sequence**: per table, skip redelivered messages (offset already applied from the same
    topic-partition and seq already seen: at-least-once delivery after a crash), flag
-   duplicates and gaps, reject stale ``seq``.
+   duplicates and gaps, reject stale ``seq``. A duplicate (an ``event_id`` seen before, at
+   another offset) is not applied: a ``duplicate_event`` alert names it and its bytes go to
+   ``rejected`` with the reason (``events_raw`` keeps the first event of an id, so a forged
+   copy would otherwise leave no trace).
 3. **rounds**: fold the event into the table's rules engine; finished rounds yield
    settlements (expected vs recorded, per bet) and alerts. An event the rules reject is
    stored and becomes a ``rejected_event`` alert; it changes no state. An event on which the
@@ -277,6 +280,8 @@ class BatchProcessor:
             return
         if out.rejected is not None:
             self._reject(b, m, out.rejected)
+        elif out.duplicate is not None:  # its id is taken in events_raw: its bytes are kept here
+            self._reject(b, m, out.duplicate)
         else:
             b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
         b.res.rows["movements"].extend(movement_row(mv, event) for mv in out.movements)

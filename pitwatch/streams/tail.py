@@ -9,6 +9,12 @@ from typing import Iterator
 
 from pitwatch.streams.topics import TOPIC_ALERTS
 
+QUIET_S = 0.5
+"""Without ``--follow``: past every partition's watermark, the tail stops after a poll this long
+(seconds) that brings nothing ..."""
+PAST_WATERMARK_S = 2.0
+"""... or this many seconds after passing the last watermark (a busy topic is never quiet)."""
+
 
 def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,
                 topic: str = TOPIC_ALERTS) -> Iterator[dict]:
@@ -16,8 +22,11 @@ def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,
     offset order.
 
     Without ``follow`` it stops once it has read every alert that was on the topic when it
-    started (the partitions' high watermarks then); with ``follow`` it then keeps waiting for
-    new ones until the caller stops iterating. The partitions are assigned directly, with no
+    started: each partition up to its high watermark then, and on until a poll of
+    :data:`QUIET_S` seconds brings nothing more, for at most :data:`PAST_WATERMARK_S` seconds
+    (Tansu reports a partition's watermark as the base offset of its last record batch + 1, so the
+    rest of that batch lies after it; on a busy topic a few newer alerts may come too). With
+    ``follow`` it then keeps waiting for new ones until the caller stops iterating. The partitions are assigned directly, with no
     consumer group: nothing to join (a group join can take seconds), nothing committed, the
     workers never disturbed. Messages that are not JSON objects are skipped.
 
@@ -55,10 +64,16 @@ def tail_alerts(settings, follow: bool = True, timeout: float = 30.0,
                 return
         consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions])
         deadline = time.monotonic() + timeout
-        while follow or ends:
-            msgs = consumer.consume(500, 0.5)
-            if not follow and not msgs and time.monotonic() > deadline:
-                raise RuntimeError(f"timed out reading {topic}: partitions {sorted(ends)} not read to the end")
+        past: float | None = None  # when every watermark was passed
+        while True:
+            msgs = consumer.consume(500, QUIET_S)
+            if not follow:
+                if not ends:
+                    past = time.monotonic() if past is None else past
+                    if not msgs or time.monotonic() - past > PAST_WATERMARK_S:
+                        return
+                elif not msgs and time.monotonic() > deadline:
+                    raise RuntimeError(f"timed out reading {topic}: partitions {sorted(ends)} not read to the end")
             for msg in msgs:
                 if msg.error():
                     continue
