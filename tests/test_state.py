@@ -473,3 +473,60 @@ def test_a_processor_that_keeps_table_states_between_batches_gives_what_a_fresh_
             kept = again
         kept_store.update(kept.states)
         fresh_store.update(fresh.states)
+
+
+def _longest_round(extra_bets: int) -> tuple[list[InMessage], str]:
+    """A roulette table whose every text field has its longest allowed value (64 characters; 32
+    options of 64 + 256): opened, one round started, then MAX_ROUND_EVENTS - 1 + ``extra_bets``
+    bets of a runaway device. Returns the messages and the table id."""
+    from pitwatch.rules.engine import MAX_ROUND_EVENTS
+    tid, rid, long = "T" * 64, "R" * 64, "x" * 64
+    t0 = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+    seq = 0
+
+    def ev(type_: str, round_id: str | None, **payload: object) -> bytes:
+        nonlocal seq
+        seq += 1
+        return json.dumps({"event_id": str(uuid.UUID(int=seq)), "casino_id": "c" * 64, "table_id": tid,
+                           "game": "french_roulette", "seq": seq, "round_id": round_id,
+                           "occurred_at": (t0 + timedelta(milliseconds=seq)).isoformat(),
+                           "actor": {"role": "player", "id": long}, "type": type_, **payload}).encode()
+
+    options = {f"o{i:02d}" + "o" * 61: "v" * 256 for i in range(32)}
+    lines = [ev("table_opened", None, ruleset_id="french_roulette.galicia", jurisdiction="galicia",
+                min_bet="5.00", max_bet="900.00", float_amount="999999999.99", options=options),
+             ev("round_started", rid)]
+    lines += [ev("bet_placed", rid, bet_id=f"{n:064d}", player_id=long, spot="corner:31-32-34-35",
+                 stake="999999999.99") for n in range(MAX_ROUND_EVENTS - 1 + extra_bets)]
+    return [InMessage(tid.encode(), ln, 0, i) for i, ln in enumerate(lines)], tid
+
+
+def test_the_longest_round_a_state_keeps_fits_the_state_store():
+    """A round of MAX_ROUND_EVENTS events (round_started and 999 bets), every field at its
+    longest, plus the most recent ids: the table's state stays below the 1,000,000 bytes of a
+    state-store message (Faust's producer limit), so the worker can always write it."""
+    msgs, tid = _longest_round(0)
+    res = BatchProcessor({}.get).process(msgs)
+    assert res.rows["rejected"] == [] and res.parked == 0
+    assert 500_000 < len(res.states[tid]) < 1_000_000, len(res.states[tid])
+
+
+def test_a_runaway_round_quarantines_its_table_instead_of_outgrowing_its_state():
+    """The event after MAX_ROUND_EVENTS in one round is not applied: it goes to pitwatch.rejected
+    with the summary (RoundTooLong), the table is quarantined (one table_quarantined alert, the
+    event and the later ones parked), its stored state stays below 1,000,000 bytes, and another
+    table in the same batch is judged as usual."""
+    msgs, tid = _longest_round(2)
+    other = [InMessage(b"RF-FIX", Events().raw("table_opened", actor=("pit_boss", "PB-1"),
+                                                ruleset_id="french_roulette.galicia", jurisdiction="galicia",
+                                                min_bet="5.00", max_bet="900.00", float_amount="100.00"), 1, 0)]
+    store: dict[str, bytes] = {}
+    res = BatchProcessor(store.get).process(msgs + other)
+    [rejected] = res.rows["rejected"]
+    assert "RoundTooLong" in rejected["reason"] and f"already holds {1000} events" in rejected["reason"]
+    assert json.loads(rejected["raw"])["seq"] == len(msgs) - 1  # the first bet past the limit
+    assert res.parked == 2 and [r["seq"] for r in res.rows["parked"]] == [len(msgs) - 1, len(msgs)]
+    assert [a["kind"] for a in res.rows["alerts"] if a["kind"] == "table_quarantined"] == ["table_quarantined"]
+    assert len(res.states[tid]) < 1_000_000
+    assert load_state(res.states[tid]).quarantine is not None
+    assert "RF-FIX" in res.states and any(r["table_id"] == "RF-FIX" for r in res.rows["events_raw"])

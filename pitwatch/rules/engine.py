@@ -57,6 +57,19 @@ MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "tabl
 
 ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
 
+MAX_ROUND_EVENTS = 1000
+"""Most events an open round may hold (with the table events since its start). The table state
+stores them (:meth:`TableEngine.snapshot`), about 0.7 KB each at most, and a state must stay
+below the state store's 1 MB message limit: the next event of a longer round (a runaway
+device) raises :class:`RoundTooLong`, which quarantines the table in the stream processor
+instead of stopping the worker on a state it cannot store. No legal round comes near it (a
+busy roulette spin: a few hundred bets and their settlements)."""
+
+
+class RoundTooLong(RuntimeError):
+    """The open round already holds :data:`MAX_ROUND_EVENTS` events: the event is not applied
+    (nothing changes). Not a :class:`RuleError`: no rule is broken, the table cannot be kept."""
+
 
 _WIN_SCALE = 10**WIN_PLACES
 
@@ -283,10 +296,17 @@ class TableEngine:
 
         All or nothing: on any exception (a :class:`RuleError` for an event the rules reject,
         anything else for an engine defect) the state is rolled back to what it was before
-        ``event`` and the exception is re-raised.
+        ``event`` and the exception is re-raised. Raises :class:`RoundTooLong`, changing
+        nothing, when the open round already holds :data:`MAX_ROUND_EVENTS` events.
         """
         if self._base is None:  # a quiet point: the state to rebuild from on failure
             self._base = self._quiet_state()
+        elif len(self._pending) >= MAX_ROUND_EVENTS:
+            assert self.open is not None
+            raise RoundTooLong(
+                f"round {self.open.game_round.round_id} of table {self.table_id} already holds "
+                f"{len(self._pending)} events, the most a table state keeps ({MAX_ROUND_EVENTS}): "
+                f"{event.type} (seq {event.seq}) not applied")
         try:
             out = self._apply(event)
         except BaseException:
