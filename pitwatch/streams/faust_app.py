@@ -116,6 +116,9 @@ def _app_class() -> type:
 
     Drop those when Faust gains a setting for the fetch wait.
 
+    ``Consumer.perform_seek`` suspends the app's flow control (public) before Faust's seek when
+    a recovery calls it (the comment in it says why).
+
     The consumer also corrects Faust's gap bookkeeping (offsets Faust counts as acked because
     it never delivered them; see :func:`pitwatch.streams.offsets.merge_gap_offsets`), through
     ``Consumer._add_gap`` and ``Consumer._new_offset`` and the ``_acked``, ``_acked_index``
@@ -161,6 +164,17 @@ def _consumer_class() -> type:
         def _new_offset(self, tp: Any) -> Any:
             merge_gap_offsets(self._acked[tp], self._acked_index[tp], self._gap[tp])
             return super()._new_offset(tp)
+
+        async def perform_seek(self) -> None:
+            # Faust's recovery resumes the stream partitions, awaits this seek, then resumes
+            # flow control, which empties the stream queues: messages fetched during the seek
+            # were dropped there with Faust's read offset already past them (a worker started
+            # on a partition with nothing committed then took in nothing, or never committed
+            # again). With flow control suspended first they wait for the resume that follows
+            # every such seek, and are delivered after it.
+            if self.flow_active and self.app.flow_control.is_active():
+                self.app.flow_control.suspend()
+            await super().perform_seek()
 
     return _Consumer
 
