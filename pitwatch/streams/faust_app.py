@@ -117,7 +117,9 @@ def _app_class() -> type:
     Drop those when Faust gains a setting for the fetch wait.
 
     ``Consumer.perform_seek`` suspends the app's flow control (public) before Faust's seek when
-    a recovery calls it (the comment in it says why).
+    a recovery calls it, and ``Consumer.seek_to_committed`` also seeks the input partitions
+    that have no committed offset to their earliest one (public ``earliest_offsets`` and
+    ``seek_wait``); the comments in them say why.
 
     The consumer also corrects Faust's gap bookkeeping (offsets Faust counts as acked because
     it never delivered them; see :func:`pitwatch.streams.offsets.merge_gap_offsets`), through
@@ -175,6 +177,18 @@ def _consumer_class() -> type:
             if self.flow_active and self.app.flow_control.is_active():
                 self.app.flow_control.suspend()
             await super().perform_seek()
+
+        async def seek_to_committed(self) -> Any:
+            # aiokafka seeks only the partitions with a committed offset above 0 and leaves the
+            # others at the fetcher's position: messages fetched before the seek and then
+            # cleared from the stream queue were lost for good there (a worker restarted after
+            # a crash that preceded the first commit took in nothing). Those partitions start
+            # again from their first offset, as auto_offset_reset="earliest" would have.
+            committed = await super().seek_to_committed()
+            uncommitted = [tp for tp, offset in committed.items() if not offset and tp.topic == TOPIC_EVENTS]
+            if uncommitted:
+                await self.seek_wait(await self.earliest_offsets(*uncommitted))
+            return committed
 
     return _Consumer
 

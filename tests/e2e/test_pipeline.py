@@ -52,15 +52,16 @@ def events_file(tmp_path_factory) -> Path:
 def oracle(events_file) -> dict:
     settlements: dict[str, tuple] = {}
     alerts: set[str] = set()
-    for item in replay_lines(events_file.open("rb")):
-        assert item.error is None, item.error
-        if item.verdict is not None:
-            v = item.verdict
-            for c in v.checks:
-                settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
-                    c.expected.stake, c.discrepancy)
-        alerts.update(a.alert_id for a in item.alerts)
-    n = sum(1 for _ in events_file.open("rb"))
+    with events_file.open("rb") as f:
+        for item in replay_lines(f):
+            assert item.error is None, item.error
+            if item.verdict is not None:
+                v = item.verdict
+                for c in v.checks:
+                    settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
+                        c.expected.stake, c.discrepancy)
+            alerts.update(a.alert_id for a in item.alerts)
+    n = len(events_file.read_bytes().splitlines())
     assert settlements and alerts
     return {"settlements": settlements, "alerts": alerts, "lines": n}
 
@@ -83,7 +84,7 @@ def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "wor
     status = workdir / f"{name}-status.json"
     status.unlink(missing_ok=True)
     proc = track(spawn_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
-                              args=["--datadir", str(workdir / "faust")]))
+                              args=["--datadir", str(workdir / "faust"), "--loglevel", "info"]))
     return proc, status
 
 
@@ -191,7 +192,9 @@ def test_crash_mid_stream_then_restart_loses_and_doubles_nothing(events_file, or
         deadline = time.monotonic() + WAIT_S
         while not committed_to_the_end(broker.bootstrap, TOPIC_EVENTS, APP_ID, ends):
             assert proc.poll() is None, (tmp_path / "worker-restarted.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, f"not all input committed: {read_status(status)}"
+            assert time.monotonic() < deadline, (
+                f"not all input committed: {read_status(status)}\n"
+                + (tmp_path / "worker-restarted.log").read_text()[-6000:])
             time.sleep(0.3)
     finally:
         stop_worker(proc, 60)
