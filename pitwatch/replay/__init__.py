@@ -92,7 +92,7 @@ def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
         if isinstance(raw, str):
             raw = raw.encode()
         raw = raw.rstrip(b"\r\n")  # the line's end is not part of the event (as a Kafka message)
-        if not raw.strip():
+        if not raw or raw.isspace():  # blank (isspace: no stripped copy of every line)
             continue
         try:
             event = parse_event(raw)

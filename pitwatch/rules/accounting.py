@@ -59,7 +59,7 @@ MOVEMENT_FIGURE = {"anticipo": "anticipo", "drop": "drop", "cashed": "cashed", "
 THEO_ZERO = Decimal("0.0000")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BetFigures:
     """Accounting figures of one settlement row, in euros: ``handle`` (the original stake if
     the row resolves a wager, else 0), ``win`` (the house's win from this row; negative when

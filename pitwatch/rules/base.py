@@ -225,7 +225,7 @@ chips are handed back). Recording nothing for it is correct too (the dealer refu
 recording more is an over-payment, less (the chips kept) an under-payment."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ExpectedSettlement:
     """What the regulation says must happen to one bet in one round.
 
@@ -240,6 +240,12 @@ class ExpectedSettlement:
     for a later round (a roulette bet kept en prison: its held amount; 0 when this round
     resolves the bet); ``initial`` the bet's original stake when ``stake`` differs from it (a
     blackjack double or split, a prisoner's held amount), else ``None``.
+
+    Built once per bet per round and never changed afterwards. Not a ``frozen`` dataclass (nor
+    :class:`RecordedSettlement`, :class:`BetCheck` and
+    :class:`pitwatch.rules.accounting.BetFigures`): a frozen one takes about five times as long
+    to build (each field set through ``object.__setattr__``), and these are built for every
+    bet; they hash by value as before (``unsafe_hash``). See BENCHMARKS.md.
     """
 
     bet_id: str
@@ -265,7 +271,7 @@ class ExpectedSettlement:
         return self.stake if self.initial is None else self.initial
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RecordedSettlement:
     """What the dealer recorded for a bet (from ``settlement_recorded``)."""
 
@@ -280,7 +286,7 @@ class RecordedSettlement:
         return self.returned - self.commission
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BetCheck:
     """Expected vs recorded settlement of one bet; ``discrepancy`` = recorded net - expected net
     (positive: the player was over-paid)."""

@@ -439,7 +439,7 @@ class TableEngine:
                     (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
             g.bets[bet.bet_id] = bet
             found.extend(g.on_bet(bet))
-            refusal = next((v for v in found if v.kind in REFUSING_KINDS), None)
+            refusal = next((v for v in found if v.kind in REFUSING_KINDS), None) if found else None
             if refusal is not None:  # not a wager: flagged once, by the rule that refuses it
                 del g.bets[bet.bet_id]
                 rnd.refused[bet.bet_id] = (bet, refusal)
