@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pitwatch.streams.broker import free_port
-from pitwatch.streams.supervisor import stop_worker
+from pitwatch.streams.procs import stop_process
 
 SERVER_CANDIDATES = ("clickhouse-server", "/usr/sbin/clickhouse-server", "/usr/bin/clickhouse-server")
 
@@ -175,7 +175,7 @@ class LocalClickHouse:
         """Stop the server (SIGTERM, SIGKILL after ``timeout`` s); data and ports are kept."""
         proc, self.process = self.process, None
         if proc is not None:
-            stop_worker(proc, timeout)  # SIGTERM, SIGKILL after timeout: not specific to workers
+            stop_process(proc, timeout)
         if self._out is not None:
             self._out.close()
             self._out = None

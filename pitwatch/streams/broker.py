@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pitwatch.streams.procs import stop_process
+
 ENV_BIN = "PITWATCH_TANSU_BIN"
 
 
@@ -190,13 +192,8 @@ class LocalBroker:
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the broker: SIGTERM, then SIGKILL after ``timeout`` s. Idempotent."""
         proc, self.process = self.process, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=timeout)
+        if proc is not None:
+            stop_process(proc, timeout)
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None

@@ -18,6 +18,7 @@ from typing import Any
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.faust_app import make_app
 from pitwatch.streams.offsets import existing_partitions
+from pitwatch.streams.procs import stop_process
 from pitwatch.streams.topics import TOPIC_EVENTS
 
 log = logging.getLogger("pitwatch.streams")
@@ -47,17 +48,7 @@ def start_worker(bootstrap: str, warehouse_url: str, status_path: str | os.PathL
 def stop_worker(proc: Any, timeout: float = 30.0) -> None:
     """Stop a worker ``subprocess.Popen``: SIGTERM (it finishes its batch, commits, flushes),
     SIGKILL if it has not exited after ``timeout`` seconds. No-op if it already exited."""
-    import signal
-    import subprocess
-
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
+    stop_process(proc, timeout)
 
 
 def _has_uvloop() -> bool:
