@@ -180,10 +180,12 @@ def _consumer_class() -> type:
 
         async def seek_to_committed(self) -> Any:
             # aiokafka seeks only the partitions with a committed offset above 0 and leaves the
-            # others at the fetcher's position: messages fetched before the seek and then
-            # cleared from the stream queue were lost for good there (a worker restarted after
-            # a crash that preceded the first commit took in nothing). Those partitions start
-            # again from their first offset, as auto_offset_reset="earliest" would have.
+            # others at the fetcher's position. Records Faust took from aiokafka before this seek
+            # and did not deliver (its getmany drops the records of partitions outside its set
+            # of active partitions, which the recovery changes while a fetch is pending) were
+            # lost for good there: a worker restarted after a crash that preceded the first
+            # commit took in nothing. Those partitions start again from their first offset, as
+            # auto_offset_reset="earliest" would have (tests/streams/test_recovery_seek.py).
             committed = await super().seek_to_committed()
             uncommitted = [tp for tp, offset in committed.items() if not offset and tp.topic == TOPIC_EVENTS]
             if uncommitted:
