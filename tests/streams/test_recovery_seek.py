@@ -88,15 +88,15 @@ def _seek_to_committed(monkeypatch, committed: dict, earliest: dict) -> tuple[di
 
 def test_partitions_never_committed_restart_from_their_first_offset(monkeypatch):
     """aiokafka's ``seek_to_committed`` leaves a partition with no committed offset (or 0)
-    where its fetcher is; messages fetched before the seek and cleared from the stream queue
-    were then never read again (seen as a worker restarted after a crash before its first
-    commit taking in nothing). Those input partitions are sought to their earliest offset; a
-    partition with a commit, and the changelog, are left to aiokafka."""
+    where its fetcher is; records Faust took before the seek and did not deliver were then
+    never read again (seen as a worker restarted after a crash before its first commit taking
+    in nothing). Those input partitions are sought to their earliest offset; a partition with
+    a commit, and the changelog, are left to aiokafka."""
     from faust.types import TP
-    from pitwatch.streams.topics import TOPIC_EVENTS
+    from pitwatch.streams.topics import TABLE_STATE_CHANGELOG, TOPIC_EVENTS
 
     p0, p1, p2, p3 = (TP(TOPIC_EVENTS, p) for p in range(4))
-    changelog = TP("pitwatch-pitwatch-table-state-changelog", 0)
+    changelog = TP(TABLE_STATE_CHANGELOG, 0)
     committed = {p0: None, p1: 0, p2: 125, p3: None, changelog: None}
     result, calls = _seek_to_committed(monkeypatch, committed, {p0: 0, p1: 0, p3: 40})
     assert result == committed
