@@ -8,8 +8,10 @@
 #   make reliability  the reliability run (about 10 min, not part of `make test`): a simulated
 #                evening through broker, workers and ClickHouse 18.16 under malformed messages,
 #                SIGKILLs, a ClickHouse outage, rebalances and kcat (RELIABILITY.md)
-#   make setup   only the set-up
-#   make clean   remove the venv and generated data
+#   make setup   only the set-up (includes `make native`)
+#   make native  compile the rules engine's fold with mypyc into build/native (pitwatch/native.py);
+#                rebuilt when one of its sources changes, ignored by pitwatch while it is stale
+#   make clean   remove the venv, the compiled fold and generated data
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -21,9 +23,12 @@ BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
 RELIABILITY_ARGS ?=
-APT_PACKAGES := clickhouse-server clickhouse-client kcat
+APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc
+# the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
+NATIVE_SOURCES := $(shell find pitwatch/rules pitwatch/detectors pitwatch/schemas -name '*.py') \
+	pitwatch/replay/__init__.py pitwatch/native.py
 
-.PHONY: demo test lint bench reliability setup sysdeps clean
+.PHONY: demo test lint bench reliability setup native sysdeps clean
 
 demo: setup
 	$(BIN)/pitwatch demo
@@ -42,7 +47,12 @@ bench: setup $(STAMPS)/bench
 reliability: setup
 	$(BIN)/python -m reliability $(RELIABILITY_ARGS)
 
-setup: $(STAMPS)/pip sysdeps
+setup: $(STAMPS)/pip sysdeps native
+
+native: build/native/manifest.json
+
+build/native/manifest.json: $(NATIVE_SOURCES) $(STAMPS)/pip | sysdeps
+	$(BIN)/pitwatch native build
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pitwatch needs Python >= 3.11, $(PYTHON) is " + sys.version.split()[0])'
@@ -62,7 +72,7 @@ $(STAMPS)/bench: pyproject.toml $(STAMPS)/pip
 # under CI=true).
 sysdeps:
 	@missing=""; \
-	for tool in clickhouse-server clickhouse-client kcat; do \
+	for tool in clickhouse-server clickhouse-client kcat gcc; do \
 	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || [ -x /usr/bin/$$tool ] || missing="$$missing $$tool"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -76,4 +86,4 @@ sysdeps:
 	fi
 
 clean:
-	rm -rf $(VENV) pitwatch-data .pytest_cache .hypothesis
+	rm -rf $(VENV) build pitwatch-data .pytest_cache .hypothesis

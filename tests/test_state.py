@@ -23,6 +23,7 @@ from pitwatch.sim.base import TableSpec, simulate
 from pitwatch.streams.processor import BatchProcessor, InMessage
 
 from tests.fixtures.batches import to_messages
+from tests.fixtures.defects import inject_defect
 
 FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
 FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
@@ -232,23 +233,16 @@ def test_an_engine_failure_leaves_the_table_as_before(evening, monkeypatch):
     """A defect that raises half-way through applying an event (after mutating the round)
     leaves the table exactly as before the event: the snapshot is unchanged and the rest of
     the evening is judged as if the event had never arrived."""
-    from pitwatch.rules.roulette import RouletteRound
-
     events = [parse_event(ln) for ln in evening if json.loads(ln)["table_id"] == "RF-1"]
     k = next(i for i, e in enumerate(events) if e.type == "ball_landed" and i > 40)
     target = events[k].event_id
-    real = RouletteRound.on_event
-
-    def broken(self, event):
-        out = real(self, event)  # mutates the round (the number is set)
-        if event.event_id == target:
-            raise KeyError("boom")
-        return out
+    # the round's own handling runs first: it mutates the round (the number is set), then raises
+    inject_defect(monkeypatch, "french_roulette", lambda e: e.event_id == target, lambda: KeyError("boom"),
+                  after_apply=True)
 
     aud = TableAuditor("RF-1")
     feed_all(aud, events[:k])
     before = dump_state(aud)
-    monkeypatch.setattr(RouletteRound, "on_event", broken)
     with pytest.raises(KeyError):
         aud.engine.apply(events[k])
     assert dump_state(aud) == before
@@ -281,7 +275,6 @@ def test_a_poison_event_quarantines_its_table_and_a_release_applies_the_parked_e
     and every later event of the table parked, counted, stored with the reason); the other
     tables are served as in a clean run. After the fix, the release control message applies the
     parked events in order: the table's settlements and alerts are then those of a clean run."""
-    from pitwatch.rules.baccarat import PuntoBancaRound
     from pitwatch.streams.quarantine import release_message
 
     msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(evening)]
@@ -289,14 +282,8 @@ def test_a_poison_event_quarantines_its_table_and_a_release_applies_the_parked_e
     pb = [m for m in msgs if json.loads(m.value)["table_id"] == "PB-1"]
     victim = next(m for m in pb[len(pb) // 2:] if json.loads(m.value)["type"] == "card_dealt")
     target = json.loads(victim.value)["event_id"]
-    real = PuntoBancaRound.on_event
-
-    def broken(self, event):
-        if str(event.event_id) == target:
-            raise ZeroDivisionError("defect")
-        return real(self, event)
-
-    monkeypatch.setattr(PuntoBancaRound, "on_event", broken)
+    defect = inject_defect(monkeypatch, "punto_banca", lambda e: e.event_id == target,
+                           lambda: ZeroDivisionError("defect"))
     store: dict[str, bytes] = {}
     proc = BatchProcessor(store.get)
     cut = victim.offset + 40  # the quarantine must outlive the batch: it is in the table state
@@ -321,7 +308,7 @@ def test_a_poison_event_quarantines_its_table_and_a_release_applies_the_parked_e
         assert _ids(held, table) == _ids([clean], table)
     assert load_state(store["PB-1"]).quarantine.parked == len(after)
 
-    monkeypatch.setattr(PuntoBancaRound, "on_event", real)  # the fix ships
+    defect.active = False  # the fix ships
     proc.load_parked = lambda t: [r for r in parked if r["table_id"] == t]
     release = InMessage(b"PB-1", release_message("PB-1", "auditor-1", datetime(2026, 11, 24, tzinfo=timezone.utc)),
                         0, len(msgs))

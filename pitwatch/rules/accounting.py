@@ -33,7 +33,7 @@ Everything here is pure: no I/O, no clock. Euros are ``Decimal``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -126,6 +126,10 @@ def movement_of(event: Any) -> Movement | None:
     return Movement(kind, event.amount, eid, getattr(event, "player_id", None) or "")
 
 
+LEDGER_FIGURES = ("anticipo", "fills", "credits", "drop", "cashed", "tips", "bet_win")
+"""The euro figures of a :class:`FloatLedger`, as its stored form lists them."""
+
+
 @dataclass
 class FloatLedger:
     """The running float account of one table session (from ``table_opened`` to
@@ -140,8 +144,6 @@ class FloatLedger:
     tips: Decimal = ZERO
     bet_win: Decimal = ZERO
     complete: bool = True
-    _fields: tuple[str, ...] = field(default=("anticipo", "fills", "credits", "drop", "cashed", "tips", "bet_win"),
-                                     init=False, repr=False, compare=False)
 
     def record(self, m: Movement) -> None:
         """Add a movement to its figure (a closing count changes nothing: it is compared)."""
@@ -155,7 +157,7 @@ class FloatLedger:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (euros as strings). Inverse: :meth:`from_dict`."""
-        d: dict[str, Any] = {k: str(getattr(self, k)) for k in self._fields}
+        d: dict[str, Any] = {k: str(getattr(self, k)) for k in LEDGER_FIGURES}
         d["complete"] = self.complete
         return d
 
@@ -163,6 +165,6 @@ class FloatLedger:
     def from_dict(cls, d: dict[str, Any]) -> "FloatLedger":
         """Rebuild from :meth:`to_dict`; raises ``KeyError``/``ArithmeticError`` if malformed."""
         led = cls(complete=bool(d["complete"]))
-        for k in led._fields:
+        for k in LEDGER_FIGURES:
             setattr(led, k, Decimal(d[k]))
         return led

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from pitwatch.rules.base import (
     Bet,
     ExpectedSettlement,
@@ -206,7 +208,7 @@ def legal_deal(rules: PuntoBancaRules, cards: Sequence[str]) -> list[tuple[str, 
 # --------------------------------------------------------------------------- the round
 
 
-@register_game
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
 class PuntoBancaRound(GameRound):
     """One coup of punto y banca. See the module docstring for spots and hands.
 
@@ -420,3 +422,6 @@ class PuntoBancaRound(GameRound):
                                  f"{event.count} cards burned; the first card's value (1-10) plus the card "
                                  f"itself allows {rules.burn_min} to {rules.burn_max}", cite("burn"), eid))
         return out
+
+
+register_game(PuntoBancaRound)  # a call: mypyc cannot compile a class under an unknown decorator

@@ -31,6 +31,13 @@ class RuleError(ValueError):
         self.citation = citation
 
 
+
+class RoundTooLong(RuntimeError):
+    """The open round already holds :data:`~pitwatch.rules.engine.MAX_ROUND_EVENTS` events: the
+    event is not applied (nothing changes). Not a :class:`RuleError`: no rule is broken, the table
+    cannot be kept. (Defined here, in an interpreted module: a compiled module's classes cannot
+    derive from a built-in exception.)"""
+
 # --------------------------------------------------------------------------- rulesets
 
 

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from pitwatch.rules.base import (
     REFUSED,
     Bet,
@@ -158,7 +160,7 @@ class Hand:
 # --------------------------------------------------------------------------- the round
 
 
-@register_game
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
 class BlackjackRound(GameRound):
     """One blackjack round (see the module docstring for encodings and sources).
 
@@ -699,3 +701,6 @@ def _multiplier(ctx: TableContext) -> int:
     if _multiplier_ok(ctx, raw):
         return int(str(raw))
     return rules_of(ctx).limits.ceiling()
+
+
+register_game(BlackjackRound)  # a call: mypyc cannot compile a class under an unknown decorator

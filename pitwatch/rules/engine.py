@@ -32,6 +32,7 @@ from pitwatch.rules.base import (
     BetCheck,
     ExpectedSettlement,
     RecordedSettlement,
+    RoundTooLong,
     RoundVerdict,
     RuleError,
     Violation,
@@ -64,11 +65,6 @@ below the state store's 1 MB message limit: the next event of a longer round (a 
 device) raises :class:`RoundTooLong`, which quarantines the table in the stream processor
 instead of stopping the worker on a state it cannot store. No legal round comes near it (a
 busy roulette spin: a few hundred bets and their settlements)."""
-
-
-class RoundTooLong(RuntimeError):
-    """The open round already holds :data:`MAX_ROUND_EVENTS` events: the event is not applied
-    (nothing changes). Not a :class:`RuleError`: no rule is broken, the table cannot be kept."""
 
 
 _WIN_SCALE = 10**WIN_PLACES

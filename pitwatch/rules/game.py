@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable, ClassVar, Mapping
 
+from mypy_extensions import mypyc_attr
+
 from pitwatch.rules.accounting import FloatLedger
 from pitwatch.rules.base import (
     Bet,
@@ -121,6 +123,7 @@ class TableContext:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
 class GameRound:
     """One round (spin, hand, coup) of a game. Subclass per game family.
 

@@ -2,7 +2,7 @@
 its round class in :data:`pitwatch.rules.registry.GAMES` (re-exported here).
 
 The one place that lists the game modules: add a game by writing its module (with
-``@register_game`` on its :class:`~pitwatch.rules.game.GameRound` subclass), its ruleset model
+``register_game(TheRound)`` after its :class:`~pitwatch.rules.game.GameRound` subclass), its ruleset model
 (:mod:`pitwatch.rules.models`) and importing the module here.
 """
 

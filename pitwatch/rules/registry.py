@@ -1,7 +1,8 @@
 """The game registry: game name -> its :class:`~pitwatch.rules.game.GameRound` class.
 
-Game modules register their round class with :func:`register_game` (a class decorator) when they
-are imported; :mod:`pitwatch.rules.games` imports every game module, and the engine reads
+Game modules register their round class with :func:`register_game` when they are imported (a
+call after the class, not a decorator: mypyc cannot compile a class under an unknown decorator, see
+:mod:`pitwatch.native`); :mod:`pitwatch.rules.games` imports every game module, and the engine reads
 :data:`GAMES` through it. Nothing here imports a game module or the engine, so no module imports
 its importer.
 """
@@ -20,7 +21,7 @@ R = TypeVar("R", bound=type[GameRound])
 
 
 def register_game(cls: R) -> R:
-    """Class decorator registering a :class:`GameRound` subclass under ``cls.game``.
+    """Register a :class:`GameRound` subclass under ``cls.game`` (returns ``cls``).
 
     Raises ``ValueError`` if ``cls.game`` is empty or another class already holds that name."""
     if not cls.game:

@@ -42,6 +42,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pitwatch.rules.base import (
     Bet,
     ExpectedSettlement,
@@ -297,7 +299,7 @@ def prisoners(ctx: TableContext) -> dict[str, dict[str, Any]]:
 # --------------------------------------------------------------------------- the round
 
 
-@register_game
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
 class RouletteRound(GameRound):
     """One spin of French roulette (see the module docstring for spots and the zero rule).
 
@@ -605,3 +607,6 @@ class RouletteRound(GameRound):
             ctx.carry.pop("prisoners", None)
             ctx.carry.pop("last_direction", None)
         return out
+
+
+register_game(RouletteRound)  # a call: mypyc cannot compile a class under an unknown decorator

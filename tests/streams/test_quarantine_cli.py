@@ -13,6 +13,7 @@ from pitwatch.streams.quarantine import RELEASE, control_of, release_message
 from typer.testing import CliRunner
 
 from tests.fixtures.batches import store_rows
+from tests.fixtures.defects import inject_defect
 
 from .test_broker import consume_all
 
@@ -32,27 +33,24 @@ def test_release_sends_a_control_message_keyed_by_the_table(broker, unique_topic
         RELEASE, "GAL-PB-01", "auditor-7")
 
 
-def _quarantine_rows() -> dict:
-    """Warehouse rows of a batch in which the engine fails on RF-Q's first event (seq 1): it is
-    rejected, RF-Q is quarantined, and seq 1-3 are parked."""
-    import pitwatch.rules.engine as engine
-
+def _quarantine_rows(monkeypatch) -> dict:
+    """Warehouse rows of a batch in which the engine fails on RF-Q's first event (seq 1, its
+    table_opened): it is rejected, RF-Q is quarantined, and seq 1-3 are parked."""
     ev = {"schema_version": 1, "casino_id": "c", "table_id": "RF-Q", "game": "french_roulette",
           "round_id": None, "actor": {"role": "pit_boss", "id": "PB"}}
+    opened = {"type": "table_opened", "ruleset_id": "french_roulette.galicia", "jurisdiction": "galicia",
+              "min_bet": "5.00", "max_bet": "500.00", "float_amount": "10000.00"}
     lines = [json.dumps({**ev, "event_id": f"00000000-0000-0000-0000-00000000000{i}", "seq": i,
-                         "occurred_at": f"2026-11-24T20:00:0{i}.000Z", "type": "dealer_assigned", "dealer_id": "D"})
+                         "occurred_at": f"2026-11-24T20:00:0{i}.000Z",
+                         **(opened if i == 1 else {"type": "dealer_assigned", "dealer_id": "D"})})
              for i in (1, 2, 3)]
-    real = engine.TableEngine._apply
-    engine.TableEngine._apply = lambda self, e: 1 / 0  # type: ignore[method-assign]
-    try:
-        return BatchProcessor(lambda _t: None).process(
-            [InMessage(b"RF-Q", ln.encode(), 0, i) for i, ln in enumerate(lines)]).rows
-    finally:
-        engine.TableEngine._apply = real  # type: ignore[method-assign]
+    inject_defect(monkeypatch, "french_roulette", lambda e: e.seq == 1, lambda: ZeroDivisionError("division by zero"))
+    return BatchProcessor(lambda _t: None).process(
+        [InMessage(b"RF-Q", ln.encode(), 0, i) for i, ln in enumerate(lines)]).rows
 
 
-def test_list_shows_the_quarantined_table_with_its_parked_events(chdb_url):
-    rows = _quarantine_rows()
+def test_list_shows_the_quarantined_table_with_its_parked_events(chdb_url, monkeypatch):
+    rows = _quarantine_rows(monkeypatch)
     assert len(rows["parked"]) == 3 and len(rows["rejected"]) == 1
     store_rows(chdb_url, rows)
     res = runner.invoke(app, ["quarantine", "list", "--warehouse", chdb_url], env={"COLUMNS": "250"})
