@@ -560,7 +560,7 @@ def quarantine_release(
     table_id: str = typer.Argument(..., help="The quarantined table, e.g. GAL-PB-01."),
     by: str = typer.Option(..., "--by", envvar="USER", help="Who releases it (recorded in the release alert)."),
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
-    topic: str = typer.Option("pitwatch.table-events", help="The workers' input topic."),
+    topic: str = typer.Option(TOPIC_EVENTS, help="The workers' input topic."),
 ):
     """Release a quarantined table once the cause is fixed: the worker owning it applies its
     parked events again, in order (a release control message on the input topic, keyed by the

