@@ -124,6 +124,20 @@ def test_hands_outside_the_grammar_are_rejected_with_a_hint(hand, hint):
     assert hint in info.value.reason
 
 
+@pytest.mark.parametrize("card, hint", [
+    ("qh", "did you mean 'QH'?"), ("10S", "did you mean 'TS'?"), ("Q♥", "did you mean 'QH'?"),
+    ("HQ", "did you mean 'QH'?"), (" td", "did you mean 'TD'?"), ("1S", "did you mean 'AS'?"),
+    ("QX", "expected a rank A, 2-9, T, J, Q or K then a suit S, H, D or C"), ("K", "expected a rank"),
+    ("JOKER", "expected a rank"),
+])
+def test_cards_outside_the_grammar_are_rejected_with_a_hint(card, hint):
+    """Issue 7 §6: card codes, like spots, hands and decisions, are checked at input with a hint."""
+    with pytest.raises(InvalidEvent) as info:
+        parse_event(event("card_dealt", hand="dealer", card=card))
+    assert info.value.reason.startswith(f"card: {card!r} is not a card code")
+    assert hint in info.value.reason
+
+
 def test_decisions_are_an_enum_with_a_hint():
     assert parse_event(event("player_decision", decision="en_prison", bet_id="B1")).decision == "en_prison"
     with pytest.raises(InvalidEvent, match=r"decision: 'stnad' is not a decision; did you mean 'stand'\?"):
@@ -133,7 +147,8 @@ def test_decisions_are_an_enum_with_a_hint():
 
 
 def test_code_grammar_is_in_the_json_schemas(tmp_path):
-    from pitwatch.schemas.codes import DECISIONS, HAND_PATTERN, SPOT_PATTERN
+    from pitwatch.schemas.cards import ALL_CARDS
+    from pitwatch.schemas.codes import CARD_PATTERN, DECISIONS, HAND_PATTERN, SPOT_PATTERN
     from pitwatch.schemas.events import DecisionKind
 
     assert get_args(DecisionKind) == DECISIONS
@@ -141,6 +156,9 @@ def test_code_grammar_is_in_the_json_schemas(tmp_path):
     load = lambda name: json.loads((tmp_path / f"{name}.schema.json").read_text())["properties"]  # noqa: E731
     assert load("bet_placed")["spot"]["pattern"] == SPOT_PATTERN
     assert load("card_dealt")["hand"]["pattern"] == HAND_PATTERN
+    assert load("card_dealt")["card"]["pattern"] == CARD_PATTERN
+    assert [c for c in ALL_CARDS if re.fullmatch(CARD_PATTERN, c)] == list(ALL_CARDS)
+    assert not any(re.fullmatch(CARD_PATTERN, c) for c in ("10S", "qh", "HQ", "1S", "TS "))
     assert load("player_decision")["decision"]["enum"] == list(DECISIONS)
     spot, hand = re.compile(SPOT_PATTERN), re.compile(HAND_PATTERN)
     assert spot.fullmatch("split:1-5") and not spot.fullmatch("stright:5") and not spot.fullmatch("straight:07")

@@ -1,4 +1,4 @@
-"""Grammar of the canonical codes inside events: bet spots, hand ids, player decisions.
+"""Grammar of the canonical codes inside events: bet spots, hand ids, cards, player decisions.
 
 The schema checks the *grammar* only: ``split:1-5`` or ``straight:37`` are well-formed spot
 codes that are not on the roulette layout, and judging them is the rules engine's job
@@ -10,7 +10,8 @@ Spot codes (``docs/encodings.md``, "Spot codes"): ``straight:N``, ``column:N``, 
 ``sixline:A-B-C-D-E-F`` (numbers without leading zeros), the simple chances ``red``,
 ``black``, ``even``, ``odd``, ``manque``, ``passe``, blackjack ``main``, punto y banca
 ``punto``, ``banca``, ``tie``. Hand ids: ``dealer``, ``punto``, ``banca``, or a blackjack box
-hand ``N`` / ``N-M`` (positive integers without leading zeros).
+hand ``N`` / ``N-M`` (positive integers without leading zeros). Cards: rank then suit
+(:mod:`pitwatch.schemas.cards`), ``AS``, ``TD``, ``QH``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
+
+from pitwatch.schemas.cards import ALL_CARDS, RANKS, SUITS
 
 _NUM = r"(?:0|[1-9][0-9]*)"
 _POS = r"[1-9][0-9]*"
@@ -53,6 +56,9 @@ HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca")
 HAND_PATTERN = f"^(?:{'|'.join(HAND_WORDS)}|{_POS}(?:-{_POS})?)$"
 """JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``N``, ``N-M``."""
 
+CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
+"""JSON Schema / regex pattern of a card code (rank, then suit)."""
+
 DECISIONS: tuple[str, ...] = (
     "hit", "stand", "double", "split", "insurance", "surrender", "en_prison", "half_back",
 )
@@ -61,6 +67,10 @@ DECISIONS: tuple[str, ...] = (
 _SPOT_RE = re.compile(SPOT_PATTERN)
 _HAND_RE = re.compile(HAND_PATTERN)
 _DIGITS = re.compile(r"[0-9]+")
+_CARDS = frozenset(ALL_CARDS)
+_RANK_WORDS = {"10": "T", "1": "A", "11": "J", "12": "Q", "13": "K", "AS": "A", "ACE": "A", "JACK": "J",
+               "QUEEN": "Q", "KING": "K", "TEN": "T"}
+_SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 
 def _did_you_mean(value: str, kind: str, noun: str, suggestions: list[str], known: str) -> PydanticCustomError:
@@ -104,6 +114,21 @@ def hand_suggestions(value: str) -> list[str]:
     return difflib.get_close_matches(s, HAND_WORDS, n=2, cutoff=0.6)
 
 
+def card_suggestions(value: str) -> list[str]:
+    """Card codes close to ``value``: case (``qh`` -> ``QH``), a ten written ``10``
+    (``10S`` -> ``TS``), suit symbols (``Q♥`` -> ``QH``), suit first (``HQ`` -> ``QH``);
+    empty if none is close."""
+    s = "".join(_SUIT_WORDS.get(c, c) for c in value.strip()).upper().replace(" ", "")
+    if len(s) < 2 or len(s) > 6:
+        return []
+    found = []
+    for rank_part, suit in ((s[:-1], s[-1]), (s[1:], s[0])):  # rank then suit, or suit then rank
+        r = _RANK_WORDS.get(rank_part, rank_part)
+        if r + suit in _CARDS:
+            found.append(r + suit)
+    return found
+
+
 def check_spot(value: str) -> str:
     """Return ``value`` if it is a grammatical spot code; raises a pydantic error
     (type ``spot_code``) with a "did you mean ...?" hint otherwise."""
@@ -120,6 +145,15 @@ def check_hand(value: str) -> str:
         return value
     raise _did_you_mean(value, "hand_id", "hand id", hand_suggestions(value),
                         "dealer, punto, banca or a blackjack box hand N or N-M such as 3 or 3-2")
+
+
+def check_card(value: str) -> str:
+    """Return ``value`` if it is a card code; raises a pydantic error (type ``card``) with a
+    "did you mean ...?" hint otherwise."""
+    if value in _CARDS:
+        return value
+    raise _did_you_mean(value, "card", "card code", card_suggestions(value),
+                        "a rank A, 2-9, T, J, Q or K then a suit S, H, D or C, such as AS, TD or QH")
 
 
 def check_decision(value: Any) -> Any:
@@ -139,6 +173,10 @@ SpotCode = Annotated[str, Field(min_length=1, max_length=64, json_schema_extra={
 HandId = Annotated[str, Field(min_length=1, max_length=16, json_schema_extra={"pattern": HAND_PATTERN}),
                    AfterValidator(check_hand)]
 """A ``card_dealt.hand``: ``dealer``, ``punto``, ``banca``, ``N`` or ``N-M``."""
+
+CardCode = Annotated[str, Field(min_length=1, max_length=16, json_schema_extra={"pattern": CARD_PATTERN}),
+                     AfterValidator(check_card)]
+"""A ``card_dealt.card``: rank then suit (``QH``)."""
 
 DecisionCheck = BeforeValidator(check_decision)
 """Put in front of the ``DecisionKind`` literal: our message, the literal's enum in the schema."""

@@ -34,7 +34,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from pitwatch.schemas.codes import DecisionCheck, HandId, SpotCode
+from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
 from pitwatch.schemas.money import Money
 
 SCHEMA_VERSION = 1
@@ -322,12 +322,12 @@ class BallLanded(RoundEvent):
 
 class CardDealt(RoundEvent):
     """Card ``card`` (e.g. ``"QH"``) dealt to hand ``hand`` (``"dealer"``, a blackjack box hand
-    such as ``"3"`` or ``"3-2"``, or ``"punto"``/``"banca"``; anything else is a schema error
-    with a "did you mean ...?" hint)."""
+    such as ``"3"`` or ``"3-2"``, or ``"punto"``/``"banca"``). A hand or card outside the grammar
+    is a schema error with a "did you mean ...?" hint."""
 
     type: Literal["card_dealt"] = "card_dealt"
     hand: HandId
-    card: Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
+    card: CardCode
     face_up: bool = True
 
 
