@@ -343,6 +343,8 @@ def test_an_event_the_rules_reject_is_stored_flagged_once_and_changes_nothing():
     kinds = [a["kind"] for a in res.rows["alerts"]]
     assert kinds == ["rejected_event", "procedure"]
     assert "unknown ruleset 'french_roulette.atlantis'" in res.rows["alerts"][0]["message"]
+    # no regulation names the rulesets pitwatch ships: the violation cites the engine's own contract
+    assert res.rows["alerts"][0]["citation"] == "pitwatch engine (no regulation: event stream integrity)"
 
 
 # ----------------------------------------------------------------------------- positions

@@ -240,6 +240,28 @@ def test_punto_banca_limits_are_table_limits_000_L469_001_L174_004_L1704(rs):
 
 
 @pytest.mark.parametrize("rs", RULESETS)
+def test_a_winning_bet_above_its_maximum_is_paid_whole_and_flagged(rs):
+    """The table maximum (000 L469; 001 L174; 004 L1704) says nothing of a bet the dealer accepted
+    above it; each ruleset's ambiguity «Winning bet above the maximum for its kind» records the
+    choice: settled whole at the regulated ratio, flagged bet_above_maximum with the excess.
+    At a 10-1000 table, 1,500.00 on punto wins at par: 3,000.00 back, 500.00 over the maximum."""
+    assert "Winning bet above the maximum for its kind" in [a["point"] for a in load_ruleset(rs).data["ambiguities"]]
+    v = Table(rs, "10", "1000").play([("punto", "1500")], PUNTO_WINS)
+    assert kinds(v) == [ViolationKind.BET_ABOVE_MAXIMUM] and v.violations[0].amount == D("500.00")
+    assert (exp(v).outcome, exp(v).returned, exp(v).commission) == ("win", D("3000.00"), D("0"))
+
+
+@pytest.mark.parametrize("rs", (GAL, AST))
+def test_a_winning_banca_bet_above_the_maximum_pays_its_whole_commission_000_L467_001_L170(rs):
+    """The same choice for banca (Galicia 000 L467, Asturias 001 L170-172: par less 5% of the
+    winnings): 1,200.00 on banca at a 10-1000 table wins with 8: 2,400.00 back, commission 5% of
+    1,200.00 = 60.00, net 2,340.00; flagged 200.00 over the maximum."""
+    v = Table(rs, "10", "1000").play([("banca", "1200")], BANCA_WINS_8)
+    assert kinds(v) == [ViolationKind.BET_ABOVE_MAXIMUM] and v.violations[0].amount == D("200.00")
+    assert (exp(v).returned, exp(v).commission, exp(v).net) == (D("2400.00"), D("60.00"), D("2340.00"))
+
+
+@pytest.mark.parametrize("rs", RULESETS)
 def test_tie_capped_at_10pct_of_table_max_000_L477_001_L80_004_L1724(rs):
     v = Table(rs, "10", "1000").play([("tie", "100")], TIE_7)
     assert kinds(v) == []

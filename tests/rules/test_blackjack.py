@@ -646,3 +646,23 @@ def test_shoe_rules_000_L325_L327_004_L882_L891(ruleset):
     s.bet(2, "10")
     s.close().deal(1, "TS").deal(2, "9S")
     assert [v.kind for v in s.engine.open.violations] == [VK.PROCEDURE]
+
+
+@BOTH
+def test_a_winning_bet_above_its_maximum_is_paid_whole_and_flagged_000_L319_004_L865(ruleset):
+    """The maximum per hand (000 L319; 004 L865-L867) says nothing of a bet the dealer accepted
+    above it; the rulesets' ambiguity «Winning bet above the maximum for its kind» records the
+    choice: settled whole at the regulated ratio, flagged bet_above_maximum with the excess.
+    At a 10-100 table, 150.00 on box 1 (20 against the dealer's 19) wins at par (000 L293;
+    004 L742): 300.00 back, 50.00 over the maximum."""
+    from pitwatch.rules.base import load_ruleset
+
+    assert "Winning bet above the maximum for its kind" in [a["point"] for a in load_ruleset(ruleset).data["ambiguities"]]
+    s, ids = two_box(ruleset, ["TS", "QH"], ["9S", "8H"], "9D", stake1="150", max_bet="100")
+    s.decide("stand", 1).decide("stand", 2).deal("dealer", "KC")
+    exp = s.expected()
+    assert (exp[ids[1]].outcome, exp[ids[1]].returned, exp[ids[1]].stake) == ("win", D("300.00"), D("150.00"))
+    v = s.end()
+    over = [x for x in v.violations if x.kind == VK.BET_ABOVE_MAXIMUM]
+    assert kinds(v) == [VK.BET_ABOVE_MAXIMUM] and over[0].amount == D("50.00")
+    assert over[0].bet_id == ids[1]
