@@ -370,6 +370,13 @@ def test_a_table_moved_to_another_partition_loses_nothing(evening):
     assert sorted(r["settlement_id"] for r in moved) == sorted(r["settlement_id"] for r in one.rows["settlements"])
     assert got[1].skipped == 0 and len(got[1].rows["events_raw"]) == len(second)
     assert got[2].skipped == len(second) and got[2].rows["events_raw"] == []
+    # Issue 7 §2: each skipped message is stored with its position and the reason
+    skipped = got[2].rows["skipped"]
+    assert [(r["partition"], r["offset"]) for r in skipped] == [(m.partition, m.offset) for m in second]
+    assert {r["event_id"] for r in skipped} == {json.loads(m.value)["event_id"] for m in second}
+    assert skipped[0]["reason"] == ("redelivered: already applied (the table's last applied offset in "
+                                    f"pitwatch.table-events:1 is {len(second) - 1}, its last seq {len(lines)})")
+    assert got[0].rows["skipped"] == got[1].rows["skipped"] == []
     state = json.loads(store["RF-1"])
     assert state["positions"] == {"pitwatch.table-events:0": 5000 + half - 1,
                                   "pitwatch.table-events:1": len(second) - 1}

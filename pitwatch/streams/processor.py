@@ -10,7 +10,8 @@ Stages, in order, for each message of a batch:
    that table's state and order are not, and must change no state (a message that is not
    valid but names its table and ``seq`` excuses that ``seq`` only under the table's key).
 2. **sequence**: per table, skip redelivered messages (offset already applied from the same
-   topic-partition and seq already seen: at-least-once delivery after a crash), flag
+   topic-partition and seq already seen: at-least-once delivery after a crash; each is
+   counted in ``skipped`` and stored in the ``skipped`` table with the reason), flag
    duplicates and gaps, reject stale ``seq``. A duplicate (an ``event_id`` seen before, at
    another offset) is not applied: a ``duplicate_event`` alert names it and its bytes go to
    ``rejected`` with the reason (``events_raw`` keeps the first event of an id, so a forged
@@ -77,7 +78,8 @@ class BatchResult:
 
     messages: list[OutMessage] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=lambda: {
-        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": [], "parked": [], "movements": []})
+        "events_raw": [], "settlements": [], "alerts": [], "rejected": [], "rulesets": [], "parked": [], "movements": [],
+        "skipped": []})
     states: dict[str, bytes] = field(default_factory=dict)
     consumed: int = 0
     skipped: int = 0
@@ -163,6 +165,15 @@ def event_row(event, raw: bytes, ingested_at: datetime) -> dict:
         "actor_id": event.actor.id, "payload": raw.decode("utf-8", errors="replace"),
         "ingested_at": ingested_at,
     }
+
+
+def skipped_row(event: Any, position: str, offset: int, now: datetime, reason: str) -> dict:
+    """The ``skipped`` row of a message not applied because it was applied before; its id is its
+    position (``"topic:partition"`` and offset), so a message skipped twice is stored once."""
+    topic, _, partition = position.rpartition(":")
+    return {"skip_id": f"{position}:{offset}", "table_id": event.table_id, "seq": event.seq,
+            "event_id": str(event.event_id), "topic": topic, "partition": int(partition), "offset": offset,
+            "reason": reason, "skipped_at": now}
 
 
 def ruleset_row(ruleset_id: str, version: str, now: datetime) -> dict:
@@ -264,8 +275,12 @@ class BatchProcessor:
     def _handle(self, b: _Batch, aud: TableAuditor, m: InMessage, event: Any) -> None:
         """Skip (a redelivery), park (the table is quarantined) or judge one valid event."""
         position = f"{self.topic}:{m.partition}"
-        if aud.already_applied(position, m.offset, event.seq):
-            b.res.skipped += 1  # redelivered after a crash: already applied
+        if aud.already_applied(position, m.offset, event.seq):  # redelivered after a crash
+            b.res.skipped += 1
+            b.res.rows["skipped"].append(skipped_row(
+                event, position, m.offset, b.now,
+                f"redelivered: already applied (the table's last applied offset in {position} is "
+                f"{aud.positions[position]}, its last seq {aud.sequence.last_seq})"))
             return
         if aud.quarantine is not None:
             q = aud.quarantine

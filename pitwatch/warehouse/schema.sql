@@ -154,6 +154,26 @@ ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(parked_at)
 ORDER BY (table_id, parked_id);
 
+-- Messages the worker took in and did not apply because they had been applied before (a
+-- redelivery after a crash: the offset is not after the last one applied from its
+-- topic-partition and the seq not after the table's last): position, the event and why. The id
+-- is the position, so a message redelivered again is stored once.
+CREATE TABLE IF NOT EXISTS pitwatch.skipped
+(
+    skip_id      String,
+    table_id     String,
+    seq          UInt64,
+    event_id     String,
+    topic        String,
+    `partition`  UInt32,
+    `offset`     UInt64,
+    reason       String,
+    skipped_at   DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(skipped_at)
+ORDER BY (table_id, skip_id);
+
 -- Chips and cash of a table, one row per event (id = the event's): kind is anticipo (the
 -- float given at table_opened), drop (chips_bought), cashed (chips_cashed), fill, credit,
 -- tip or closing_count (the chips counted at table_closed).

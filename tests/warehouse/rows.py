@@ -126,5 +126,21 @@ def parked(i: int, **kw) -> dict:
     return row
 
 
+def skipped(i: int, **kw) -> dict:
+    row = {
+        "skip_id": f"pitwatch.table-events:2:{1000 + i}",
+        "table_id": "RF-01",
+        "seq": i,
+        "event_id": f"00000000-0000-0000-0000-{i:012x}",
+        "topic": "pitwatch.table-events",
+        "partition": 2,
+        "offset": 1000 + i,
+        "reason": "redelivered: already applied (the table's last applied offset in pitwatch.table-events:2 is 2000)",
+        "skipped_at": T0,
+    }
+    row.update(kw)
+    return row
+
+
 BUILDERS = {"settlements": settlement, "events_raw": event, "alerts": alert, "rejected": rejected,
-            "rulesets": ruleset, "parked": parked}
+            "rulesets": ruleset, "parked": parked, "skipped": skipped}

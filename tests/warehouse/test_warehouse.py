@@ -20,7 +20,7 @@ from pitwatch.warehouse import open_warehouse, schema_statements
 
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
-ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "movements",
+ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "skipped", "movements",
                "table_hourly", "table_hourly_mv", "table_hourly_movements_mv"}
 SUMS = ("handle", "win", "expected_payout", "recorded_payout", "commission", "discrepancy_amount")
 
@@ -135,7 +135,7 @@ def test_ids_with_commas_and_quotes_are_looked_up_exactly(warehouse):
 def test_insert_new_dedupes_inside_one_batch_keeping_first(warehouse, table):
     build = BUILDERS[table]
     id_col = warehouse.tables()[table].id_column
-    col = "reason" if table in ("rejected", "parked") else "game"
+    col = "reason" if table in ("rejected", "parked", "skipped") else "game"
     first = build(1, **{col: "first"})
     later = build(1, **{col: "later"})
     assert warehouse.insert_new(table, [first, build(2), later, build(2)]) == 2
