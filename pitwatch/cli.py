@@ -179,6 +179,9 @@ def worker(
     ssl_cafile: Optional[str] = typer.Option(None, help="CA bundle (PEM) for TLS (env PITWATCH_KAFKA_SSL_CA_LOCATION)."),
     status_file: Optional[Path] = typer.Option(None, help="Write progress counters here after every batch "
                                                "(env PITWATCH_STATUS_PATH)."),
+    metrics_address: Optional[str] = typer.Option(None, help="Serve the counters to Prometheus on "
+                                                  "http://HOST:PORT/metrics, e.g. 127.0.0.1:9464 "
+                                                  "(env PITWATCH_METRICS_ADDRESS)."),
     partitions: int = typer.Option(DEFAULT_PARTITIONS, min=1, help="Partitions of the topics the worker creates; an existing "
                                    "pitwatch.table-events keeps its own count."),
     datadir: Optional[Path] = typer.Option(None, help="Faust data directory (default ./pitwatch-data/faust)."),
@@ -206,7 +209,8 @@ def worker(
     settings = _settings(bootstrap=bootstrap, warehouse_url=warehouse, security_protocol=security_protocol,
                          sasl_mechanism=sasl_mechanism, sasl_username=sasl_username,
                          sasl_password=sasl_password, ssl_ca_location=ssl_cafile,
-                         status_path=str(status_file) if status_file else None)
+                         status_path=str(status_file) if status_file else None,
+                         metrics_address=metrics_address)
     try:
         crash_point = crashpoints.from_env()  # a test hook: unset in production
     except ValueError as exc:

@@ -45,7 +45,8 @@ class KafkaSettings(BaseSettings):
     protocols. ``extra`` holds further librdkafka properties for confluent-kafka clients
     only (e.g. ``{"linger.ms": "20"}``; ``PITWATCH_KAFKA_EXTRA`` as a JSON object).
     ``status_path`` is an optional JSON file the worker rewrites after every batch (see
-    :mod:`pitwatch.streams.status`). Immutable.
+    :mod:`pitwatch.streams.status`); ``metrics_address`` an optional ``HOST:PORT`` where it
+    serves the same counters to Prometheus (:mod:`pitwatch.streams.metrics`). Immutable.
 
     Raises ``ValueError`` (a pydantic ``ValidationError``; :meth:`from_env` turns it into a
     plain ``ValueError`` with just the messages) for an unknown protocol or mechanism, a SASL
@@ -66,6 +67,7 @@ class KafkaSettings(BaseSettings):
     # not under the PITWATCH_KAFKA_ prefix: their own variables, named by alias
     warehouse_url: str = Field(default=DEFAULT_WAREHOUSE, validation_alias="PITWATCH_WAREHOUSE")
     status_path: str | None = Field(default=None, validation_alias="PITWATCH_STATUS_PATH")
+    metrics_address: str | None = Field(default=None, validation_alias="PITWATCH_METRICS_ADDRESS")
     extra: dict[str, str] = Field(default_factory=dict)
 
     @classmethod
@@ -96,6 +98,8 @@ class KafkaSettings(BaseSettings):
                 raise ValueError(f"{proto} needs a SASL username and password")
         if not self.bootstrap.strip():
             raise ValueError("empty bootstrap servers")
+        if self.metrics_address is not None:
+            parse_address(self.metrics_address)
         return self
 
     @property
@@ -142,6 +146,15 @@ class KafkaSettings(BaseSettings):
                 mechanism=(self.sasl_mechanism or "PLAIN").upper(),
             )
         return None
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """``"HOST:PORT"`` -> ``(host, port)`` (``[::1]:9464`` for IPv6); raises ``ValueError`` for
+    anything else."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"metrics address {address!r} is not HOST:PORT (e.g. 127.0.0.1:9464)")
+    return host.strip("[]"), int(port)
 
 
 def _messages(exc: ValidationError) -> str:

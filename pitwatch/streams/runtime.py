@@ -84,6 +84,11 @@ class BatchRuntime:
         self._in_message = _in_message_class()
         self.gaps = GapRepair(settings, self.states.applied_offset, self._in_message) if check_gaps else None
         self.status = WorkerStatus(settings.status_path)
+        self.metrics = None
+        if settings.metrics_address:  # prometheus-client is imported only when asked for
+            from pitwatch.streams.metrics import serve_metrics
+
+            self.metrics = serve_metrics(self.status, settings.metrics_address)
         self.crash_point = crash_point
         self._batch_no = 0
         self._last_batch_end: float | None = None
@@ -183,9 +188,12 @@ class BatchRuntime:
             os._exit(EXIT_FATAL)
 
     def close(self) -> None:
-        """Flush the output producer, close the warehouse and stop the engine (blocking)."""
+        """Flush the output producer, close the warehouse, stop the engine and the metrics
+        server (blocking)."""
         self.outputs.close()
         self.engine.close()
+        if self.metrics is not None:
+            self.metrics.shutdown()
 
 
 @dataclass(slots=True)

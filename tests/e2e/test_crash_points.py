@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from pitwatch.sim import write_simulation
-from pitwatch.streams.broker import LocalBroker
+from pitwatch.streams.broker import LocalBroker, free_port
 from pitwatch.streams.crashpoints import ENV_VAR, EXIT_CRASH, POINTS
 from pitwatch.streams.producer import produce_events
 from pitwatch.streams.status import read_status
@@ -35,6 +35,7 @@ from pitwatch.warehouse import open_warehouse
 
 from tests.fixtures.broker import committed_to_the_end, end_offsets
 from tests.fixtures.processes import track
+from tests.streams.test_metrics import scrape
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
 
@@ -64,13 +65,15 @@ def evening(tmp_path_factory) -> list[bytes]:
 
 
 def run_until_committed(bootstrap: str, warehouse: str, workdir: Path, name: str,
-                        ends: dict[int, int]) -> None:
+                        ends: dict[int, int]) -> dict:
     """Run a worker (no crash hook) until every input offset up to ``ends`` (``{partition: log
-    end offset}``) is committed, then stop it."""
+    end offset}``) is committed, then stop it; returns its last status, with the counters its
+    Prometheus endpoint served at the end under ``"metrics"``."""
     status = workdir / f"{name}-status.json"
-
+    port = free_port()
     proc = track(start_worker(bootstrap, warehouse, status, workdir / f"{name}.log",
-                              args=[*WORKER_ARGS, "--datadir", str(workdir / "faust")]))
+                              args=[*WORKER_ARGS, "--datadir", str(workdir / "faust"),
+                                    "--metrics-address", f"127.0.0.1:{port}"]))
     try:
         deadline = time.monotonic() + WAIT_S
         while not committed_to_the_end(bootstrap, TOPIC_EVENTS, APP_ID, ends):
@@ -79,8 +82,11 @@ def run_until_committed(bootstrap: str, warehouse: str, workdir: Path, name: str
                 f"not all input committed; worker status {read_status(status)}\n"
                 + (workdir / f"{name}.log").read_text()[-6000:])
             time.sleep(0.3)
+        metrics = {dict(labels)["counter"]: int(value) for (sample, labels), value
+                   in scrape(f"http://127.0.0.1:{port}/metrics").items() if sample == "pitwatch_messages_total"}
     finally:
         stop_worker(proc, 60)
+    return {**read_status(status), "metrics": metrics}
 
 
 def stored_rows(warehouse: str) -> dict[str, dict[str, int]]:
@@ -94,14 +100,24 @@ def stored_rows(warehouse: str) -> dict[str, dict[str, int]]:
         wh.close()
 
 
+def skipped_rows(warehouse: str) -> dict[str, str]:
+    """``{skip_id: reason}`` of the warehouse's ``skipped`` table."""
+    wh = open_warehouse(warehouse)
+    try:
+        return dict(wh.query("SELECT skip_id, any(reason) FROM pitwatch.skipped GROUP BY skip_id"))
+    finally:
+        wh.close()
+
+
 def fresh_db(clickhouse_server: str) -> str:
     return f"{clickhouse_server.rsplit('/', 1)[0]}/crash_{uuid.uuid4().hex[:10]}"
 
 
-def run_pipeline(evening: list[bytes], warehouse: str, workdir: Path, crash_at: str | None = None) -> dict:
+def run_pipeline(evening: list[bytes], warehouse: str, workdir: Path,
+                 crash_at: str | None = None) -> tuple[dict, dict]:
     """Produce ``evening`` on a fresh broker; if ``crash_at``, run a worker with the hook
     until it dies there; then run a worker without it until all input is committed.
-    Returns the crashed worker's last status (``{}`` without a crash)."""
+    Returns the last status of the crashed worker (``{}`` without a crash) and of the other."""
     crashed_status: dict = {}
     with LocalBroker(log_dir=workdir) as broker:
         broker.create_topics(list(ALL_TOPICS), partitions=PARTITIONS)
@@ -118,15 +134,16 @@ def run_pipeline(evening: list[bytes], warehouse: str, workdir: Path, crash_at: 
                 stop_worker(proc)
             assert code == EXIT_CRASH, (workdir / "crashing.log").read_text()[-3000:]
             crashed_status = read_status(status)
-        run_until_committed(broker.bootstrap, warehouse, workdir, "restarted", ends)
-    return crashed_status
+        finished = run_until_committed(broker.bootstrap, warehouse, workdir, "restarted", ends)
+    return crashed_status, finished
 
 
 @pytest.fixture(scope="module")
 def clean_run(evening, clickhouse_server, tmp_path_factory) -> dict[str, dict[str, int]]:
     """The warehouse after one uninterrupted worker processed the evening."""
     db = fresh_db(clickhouse_server)
-    run_pipeline(evening, db, tmp_path_factory.mktemp("clean"))
+    _, status = run_pipeline(evening, db, tmp_path_factory.mktemp("clean"))
+    assert status["counters"]["skipped"] == 0 and skipped_rows(db) == {}
     rows = stored_rows(db)
     assert all(rows.values()), {t: len(ids) for t, ids in rows.items()}  # every table has rows
     return rows
@@ -139,10 +156,18 @@ def test_restart_after_a_crash_at_each_point_stores_what_a_clean_run_stores(
     recovers the states from the changelog, gets the uncommitted batches again, and the
     warehouse ends with exactly the clean run's rows: the same ids in every table, each once."""
     db = fresh_db(clickhouse_server)
-    crashed = run_pipeline(evening, db, tmp_path, crash_at=f"{point}:{CRASH_BATCH}")
+    crashed, restarted = run_pipeline(evening, db, tmp_path, crash_at=f"{point}:{CRASH_BATCH}")
     # it died inside batch 3: two batches done, the third never reported
     assert crashed.get("batches") == CRASH_BATCH - 1 and crashed.get("error") is None, crashed
     rows = stored_rows(db)
     for table in ID_COLUMNS:
         assert rows[table] == clean_run[table], table
         assert set(rows[table].values()) == {1}, table
+    # every message the restarted worker skipped as already applied is stored with the reason
+    # (a message it took in twice, e.g. read again to fill a hole, is one row)
+    skipped = skipped_rows(db)
+    assert len(skipped) <= restarted["counters"]["skipped"] == restarted["metrics"]["skipped"], (
+        skipped, restarted["counters"], restarted["metrics"])
+    assert all(r.startswith("redelivered: already applied") for r in skipped.values())
+    if point == "after_states":  # batch 3's states were stored, its offsets never committed
+        assert skipped, restarted["counters"]
