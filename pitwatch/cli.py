@@ -298,6 +298,8 @@ def replay_file(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="JSONL events file."),
     fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
     only_violations: bool = typer.Option(False, "--only-violations", help="Show only rounds with violations."),
+    events: bool = typer.Option(False, "--events", help="Also show every event as read (JSON kind event), "
+                                "before what it completes."),
 ):
     """Replay a JSONL file through the rules engine (no Kafka, no ClickHouse): per round, the
     expected vs recorded settlement of every bet and the violations with citations; every
@@ -305,10 +307,12 @@ def replay_file(
     from pitwatch.replay import ReplayStats, replay_lines
 
     _check_format(fmt)
+    if events and only_violations:
+        _fail("--events and --only-violations do not go together (every event, or only the rounds with violations)")
     out = _replay_printer(fmt)
     stats = ReplayStats()
     with path.open("rb") as fh:
-        for item in replay_lines(fh, stats=stats):
+        for item in replay_lines(fh, stats=stats, events=events):
             if only_violations and item.verdict is not None and not item.alerts:
                 continue
             out(item)
@@ -326,6 +330,8 @@ def replay_round_cmd(
         False, "--current-ruleset",
         help="Judge with the ruleset version shipped with this release instead of the version in force "
              "when the round was judged live."),
+    events: bool = typer.Option(False, "--events", help="Also show the round's events as stored (JSON kind "
+                                "event), before its verdict."),
 ):
     """Replay one round from the warehouse's raw events (auditor's disputed hand), judged with
     the ruleset version that was in force (recorded on the round's settlements and alerts)."""
@@ -337,7 +343,8 @@ def replay_round_cmd(
     settings = _settings(warehouse_url=warehouse)
     stats = ReplayStats()
     try:
-        found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset)
+        found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset,
+                             events=events)
     except (WarehouseError, ValueError) as exc:
         _fail(f"cannot replay from {settings.warehouse_url}: {exc}")
     if found is None:

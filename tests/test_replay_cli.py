@@ -312,14 +312,14 @@ def test_replay_round_exit_status_and_records(tmp_path, chdb_url):
 def test_schema_export_writes_the_replay_record_schemas(tmp_path):
     res = runner.invoke(app, ["schema", "export", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    for kind in ("round", "settlement", "violation", "invalid_line", "summary"):
+    for kind in ("event", "round", "settlement", "violation", "invalid_line", "summary"):
         schema = json.loads((tmp_path / f"replay-{kind}.schema.json").read_text())
         assert schema["$id"] == f"https://pitwatch.dev/schemas/v1/replay-{kind}.schema.json"
         assert schema["properties"]["kind"]["const"] == kind
         assert set(schema["required"]) == set(schema["properties"])  # every field always present
         assert schema["additionalProperties"] is False
-    assert set(REPLAY_SCHEMAS) == {f"replay-{k}" for k in ("round", "settlement", "violation", "invalid_line",
-                                                           "summary")}
+    assert set(REPLAY_SCHEMAS) == {f"replay-{k}" for k in ("event", "round", "settlement", "violation",
+                                                           "invalid_line", "summary")}
     settlement = json.loads((tmp_path / "replay-settlement.schema.json").read_text())["properties"]
     assert settlement["stake"]["pattern"] == r"^-?[0-9]+\.[0-9]{2}$"
     assert {"type": "null"} in settlement["recorded_returned"]["anyOf"]
@@ -369,6 +369,13 @@ def test_replay_round_judges_with_the_ruleset_version_in_force(tmp_path, chdb_ur
     assert records(now.stdout)[0]["ruleset_hash"] == changed.content_hash
     assert f"judged with {rid}@{changed.content_hash[:12]}, the version shipped with this release" in now.stderr
 
+    # --events: the round's events as stored (seq 3-13, not the table's opening), then its verdict
+    with_events = records(round_cmd("--events").stdout)
+    assert [(r["kind"], r["seq"], r["line"]) for r in with_events if r["kind"] == "event"] == [
+        ("event", n, None) for n in range(3, 14)]
+    assert [r["kind"] for r in with_events][11:] == ["round", "settlement", "settlement", "settlement",
+                                                     "violation", "summary"]
+
     listed = runner.invoke(app, ["rulesets", "--warehouse", chdb_url], env={"COLUMNS": "200"})
     assert listed.exit_code == 0, listed.output
     stored = [ln for ln in listed.stdout.splitlines() if live.content_hash[:12] in ln]
@@ -411,3 +418,37 @@ def test_replay_round_says_when_the_version_in_force_cannot_be_read_by_this_rele
     now = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "json",
                               "--current-ruleset"], env=ENV)
     assert now.exit_code == 0, now.output
+
+
+# --------------------------------------------------------------------------- --events
+
+
+def test_events_are_reported_as_read_before_what_they_complete(tmp_path):
+    """Issue 7 §6: the `event` kind. With --events every valid line is one `event` record, in
+    line order, before the records of what it completes (R1's `round` right after its
+    round_ended, line 13); an invalid line stays one `invalid_line`; the counts are those of a
+    replay without --events."""
+    path = Events().open().spin_17("R1").raw("not json").write(tmp_path / "events.jsonl")
+    res = replay(path, "--format", "json", "--events")
+    assert res.exit_code == 2, res.output
+    recs = records(res.stdout)
+    assert [r["kind"] for r in recs] == ["event"] * 13 + ["round", "settlement", "settlement", "settlement",
+                                                          "invalid_line", "summary"]
+    evs = [r for r in recs if r["kind"] == "event"]
+    assert [(r["line"], r["seq"]) for r in evs] == [(n, n) for n in range(1, 14)]
+    assert evs[0]["type"] == "table_opened" and evs[0]["payload"]["min_bet"] == "5.00"
+    assert evs[0]["round_id"] is None and evs[0]["actor_role"] == "pit_boss" and evs[0]["actor_id"] == "PB-1"
+    bet = evs[3]
+    assert (bet["type"], bet["round_id"], bet["occurred_at"], bet["event_id"]) == (
+        "bet_placed", "R1", "2026-11-21T20:00:04.000Z", str(uuid.UUID(int=4)))
+    assert bet["payload"] == {"bet_id": "R1-B1", "player_id": "P-1", "spot": "straight:17", "stake": "10.00",
+                              "box": None}
+    assert recs[-1] == records(replay(path, "--format", "json").stdout)[-1]
+    text = replay(path, "--events")
+    assert "line 4 · GAL-RF-09 seq 4 · 2026-11-21 20:00:04.000 UTC · player P-1 bet_placed bet_id=R1-B1" in text.stdout
+
+
+def test_events_and_only_violations_is_a_usage_error(tmp_path):
+    path = Events().open().spin_17("R1").write(tmp_path / "e.jsonl")
+    res = replay(path, "--events", "--only-violations")
+    assert res.exit_code == 2 and "do not go together" in res.stderr

@@ -29,7 +29,8 @@ EXIT_INVALID = 2
 @dataclass
 class ReplayItem:
     """One thing a replay reports: a round verdict with its alerts, a stand-alone alert
-    (gap, duplicate, table-level), or a bad input line (``error`` says why).
+    (gap, duplicate, table-level), a bad input line (``error`` says why), or, when asked for,
+    an event as read (``event``: a :mod:`pitwatch.schemas.events` model).
 
     ``line`` is the 1-based input line of the event that produced it (for a round, its
     ``round_ended``), ``None`` when the events did not come from a file."""
@@ -38,6 +39,7 @@ class ReplayItem:
     alerts: list[Alert] = field(default_factory=list)
     line: int | None = None
     error: str | None = None
+    event: Any = None
 
 
 @dataclass
@@ -123,18 +125,21 @@ def _counting(lines: Iterable[bytes | str], stats: ReplayStats) -> Iterator[byte
 
 def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
                  stats: ReplayStats | None = None,
-                 versions: Mapping[str, str] | None = None) -> Iterator[ReplayItem]:
+                 versions: Mapping[str, str] | None = None, events: bool = False) -> Iterator[ReplayItem]:
     """Replay JSONL event lines (any number of tables, each in ``seq`` order), judged with the
     ruleset versions pinned in ``versions`` (``{ruleset_id: content hash}``) or else the
     ones shipped with this release.
 
     Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
-    per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``). Blank
-    lines are skipped. ``stats``, if given, is updated as lines are read and items yielded.
-    Raises nothing for bad input.
+    per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``); with
+    ``events``, also per valid event (``event`` set), before what it produces. Blank lines are
+    skipped. ``stats``, if given, is updated as lines are read and items yielded. Raises nothing
+    for bad input.
     """
     stats = ReplayStats() if stats is None else stats
-    for n, _event, out, error in fold_lines(_counting(lines, stats), start_line, versions):
+    for n, event, out, error in fold_lines(_counting(lines, stats), start_line, versions):
+        if events and event is not None:
+            yield ReplayItem(line=n, event=event)
         if out is None:
             yield _counted(stats, ReplayItem(line=n, error=error))
             continue

@@ -3,6 +3,8 @@
 Every record has a ``kind`` and always the same fields for its kind (``null`` where a field
 does not apply):
 
+- ``event``: with ``--events``, an event as read (envelope fields and its payload), before
+  the records of what it completes;
 - ``round``: one round verdict, followed by its ``settlement`` records (one per bet:
   expected vs recorded) and its ``violation`` records;
 - ``violation``: an alert (in a round, or stand-alone: sequence gap, duplicate event,
@@ -20,7 +22,7 @@ model as ``replay-<kind>.schema.json`` (:data:`REPLAY_SCHEMAS`).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal, Union, cast, get_args
+from typing import Annotated, Any, Literal, Union, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -28,6 +30,7 @@ from pitwatch.detectors.alerts import Alert
 from pitwatch.replay import ReplayItem, ReplayStats
 from pitwatch.replay.formatting import money_json, time_json
 from pitwatch.rules.base import BetCheck, RoundVerdict
+from pitwatch.schemas.events import payload_of
 
 Euros = Annotated[str, Field(pattern=r"^-?[0-9]+\.[0-9]{2}$", examples=["360.00"],
                              description="euros, exactly two decimals")]
@@ -39,6 +42,23 @@ Line = Annotated[int, Field(ge=1, description="1-based input line; null when not
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EventRecord(_Record):
+    """An event as read (``--events``): its envelope fields and ``payload`` (the fields of its
+    ``type``, money as strings of euros, times UTC). ``line``: its input line."""
+
+    kind: Literal["event"]
+    event_id: str
+    table_id: str
+    round_id: str | None
+    seq: Count
+    type: str
+    occurred_at: UtcTime
+    actor_role: str
+    actor_id: str
+    payload: dict[str, Any]
+    line: Line | None
 
 
 class RoundRecord(_Record):
@@ -131,14 +151,14 @@ class SummaryRecord(_Record):
 
 
 RECORD_MODELS: tuple[type[_Record], ...] = (
-    RoundRecord, SettlementRecord, ViolationRecord, InvalidLineRecord, SummaryRecord)
+    EventRecord, RoundRecord, SettlementRecord, ViolationRecord, InvalidLineRecord, SummaryRecord)
 MODEL_BY_KIND: dict[str, type[_Record]] = {get_args(m.model_fields["kind"].annotation)[0]: m for m in RECORD_MODELS}
 """Record kind -> its model (``"round"`` -> :class:`RoundRecord`...)."""
 REPLAY_SCHEMAS: dict[str, type[BaseModel]] = {f"replay-{k}": m for k, m in MODEL_BY_KIND.items()}
 """Schema file stem -> model, for ``pitwatch schema export`` (``replay-round.schema.json``...)."""
 
 ReplayRecord = Annotated[
-    Union[RoundRecord, SettlementRecord, ViolationRecord, InvalidLineRecord, SummaryRecord],
+    Union[EventRecord, RoundRecord, SettlementRecord, ViolationRecord, InvalidLineRecord, SummaryRecord],
     Field(discriminator="kind")]
 RECORD_ADAPTER: TypeAdapter[ReplayRecord] = TypeAdapter(ReplayRecord)
 """Validates one JSON line of any kind: ``RECORD_ADAPTER.validate_json(line)``."""
@@ -146,6 +166,14 @@ RECORD_ADAPTER: TypeAdapter[ReplayRecord] = TypeAdapter(ReplayRecord)
 
 def _or_none(s: str | None) -> str | None:
     return s or None
+
+
+def event_record(event: Any, line: int | None) -> EventRecord:
+    """The ``event`` record of a parsed event."""
+    return EventRecord(
+        kind="event", event_id=str(event.event_id), table_id=event.table_id, round_id=event.round_id,
+        seq=event.seq, type=event.type, occurred_at=time_json(event.occurred_at),
+        actor_role=event.actor.role.value, actor_id=event.actor.id, payload=payload_of(event), line=line)
 
 
 def round_record(v: RoundVerdict, alerts: list[Alert], line: int | None) -> RoundRecord:
@@ -187,10 +215,12 @@ def violation_record(a: Alert, line: int | None) -> ViolationRecord:
 
 
 def item_records(item: ReplayItem) -> list[_Record]:
-    """The records of one replay item, in output order: an ``invalid_line``; or a ``round``
+    """The records of one replay item, in output order: an ``invalid_line``; an ``event``; or a ``round``
     then its ``settlement`` and ``violation`` records; or stand-alone ``violation`` records."""
     if item.error is not None:
         return [InvalidLineRecord(kind="invalid_line", line=item.line, reason=item.error)]
+    if item.event is not None:
+        return [event_record(item.event, item.line)]
     out: list[_Record] = []
     v = item.verdict
     if v is not None:

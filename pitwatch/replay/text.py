@@ -15,6 +15,7 @@ from pitwatch.detectors.alerts import Alert
 from pitwatch.replay import ReplayItem, ReplayStats
 from pitwatch.replay.formatting import money_text, time_text
 from pitwatch.rules.base import BetCheck
+from pitwatch.schemas.events import payload_of
 
 
 def _where(line: int | None) -> str:
@@ -41,12 +42,20 @@ def _alert_line(a: Alert) -> str:
 
 
 def render_item(console: Console, item: ReplayItem) -> None:
-    """Print one replay item: an invalid line with its reason; a stand-alone alert; or a
+    """Print one replay item: an invalid line with its reason; an event (table, seq, UTC time,
+    actor, type and payload fields); a stand-alone alert; or a
     round (header with ruleset and status; outcome, dealer, UTC start and end), a table of
     its bets (stake, expected and recorded settlement, discrepancy, citation) and its
     violations."""
     if item.error is not None:
         console.print(f"[red]{_where(item.line)}: invalid: {escape(item.error)}[/red]")
+        return
+    if item.event is not None:
+        e = item.event
+        fields = " ".join(f"{k}={v}" for k, v in payload_of(e).items())
+        console.print(f"[dim]{escape(_where(item.line))} · {escape(e.table_id)} seq {e.seq} · "
+                      f"{time_text(e.occurred_at)} · {escape(e.actor.role.value)} {escape(e.actor.id)}[/dim] "
+                      f"{escape(e.type)} {escape(fields)}", soft_wrap=True, highlight=False)
         return
     if item.verdict is None:
         for a in item.alerts:

@@ -60,7 +60,7 @@ def _load_version(wh: Any, ruleset_id: str, version: str) -> None:
 
 
 def replay_round(warehouse_url: str, table_id: str, round_id: str,
-                 stats: ReplayStats | None = None, current: bool = False,
+                 stats: ReplayStats | None = None, current: bool = False, events: bool = False,
                  ) -> tuple[list[ReplayItem], JudgedWith | None] | None:
     """Re-derive the verdict of ``round_id`` on ``table_id`` from the stored events.
 
@@ -76,8 +76,9 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
     start, since one the rules rejected changes nothing and a re-opening with the same ruleset
     keeps what crosses rounds (imprisoned roulette bets, the last spin direction, a burn due).
     Returns the items to report: one per stored event that could not be replayed (``error``
-    names its ``seq``; e.g. an event stored before a stricter schema), then the round's
-    verdict item; their ``line`` is ``None``.
+    names its ``seq``; e.g. an event stored before a stricter schema), with ``events`` one per
+    event of the round (``event`` set, in ``seq`` order), then the round's verdict item; their
+    ``line`` is ``None``.
     Returns ``None`` if the round is not stored. ``stats``, if given, receives the counts:
     stored events read (``lines``) and accepted (``events``), the invalid ones, one round
     and that round's violations (alerts of other rounds of the fold are not this round's).
@@ -112,9 +113,13 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
     versions = dict([recorded]) if recorded is not None else {}
     fold = ReplayStats()
     bad: list[ReplayItem] = []
+    own: list[ReplayItem] = []  # the round's events, when asked for
     found = None
-    for item in replay_lines((r[1] for r in rows), stats=fold, versions=versions):
-        if item.error is not None:
+    for item in replay_lines((r[1] for r in rows), stats=fold, versions=versions, events=events):
+        if item.event is not None:
+            if item.event.round_id == round_id:
+                own.append(replace(item, line=None))
+        elif item.error is not None:
             seq = rows[(item.line or 1) - 1][0]
             bad.append(replace(item, line=None, error=f"stored event seq {seq} of {table_id}: {item.error}"))
         elif item.verdict is not None and item.verdict.round_id == round_id:
@@ -128,4 +133,4 @@ def replay_round(warehouse_url: str, table_id: str, round_id: str,
             stats.count(item)
     v = found.verdict
     judged = JudgedWith(v.ruleset_id, v.ruleset_hash, recorded is not None and recorded[1] == v.ruleset_hash)
-    return [*bad, found], judged
+    return [*bad, *own, found], judged
