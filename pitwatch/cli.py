@@ -7,11 +7,15 @@ import sys
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import Optional
 
 import typer
-from rich.console import Console
 
+from pitwatch.cli_support import check_format as _check_format
+from pitwatch.cli_support import console, err
+from pitwatch.cli_support import fail as _fail
+from pitwatch.cli_support import settings as _settings
+from pitwatch.lifecycle.commands import alert_app, list_alerts
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
 
@@ -32,28 +36,12 @@ app.add_typer(replay_app, name="replay")
 app.add_typer(rulesets_app, name="rulesets")
 docs_app = typer.Typer(help="Documentation generated from the code.", no_args_is_help=True)
 app.add_typer(docs_app, name="docs")
+app.add_typer(alert_app, name="alert")
 native_app = typer.Typer(help="The rules engine's fold compiled with mypyc (same verdicts, faster).",
                          no_args_is_help=True)
 app.add_typer(native_app, name="native")
 
-console = Console()
-err = Console(stderr=True)
-
 DEFAULT_DATA = Path("pitwatch-data")
-
-
-def _fail(msg: str, code: int = 2) -> NoReturn:
-    from rich.markup import escape
-
-    err.print(f"[red]error:[/red] {escape(msg)}")  # a message is text: "[local]" is not markup
-    raise typer.Exit(code)
-
-
-def _check_format(fmt: str) -> None:
-    """Exit with a usage error unless ``--format`` is ``text`` or ``json``."""
-    if fmt not in ("text", "json"):
-        _fail("--format must be text or json")
-
 
 def _parse_rates(items: list[str], no_faults: bool) -> dict[str, float]:
     from pitwatch.sim.base import DEFAULT_FAULT_RATES, FAULT_KINDS
@@ -121,16 +109,6 @@ def simulate(
 
 
 # ----------------------------------------------------------------------------------- kafka
-
-
-def _settings(**overrides):
-    """Kafka/warehouse settings: environment first, then the command's flags."""
-    from pitwatch.streams.config import KafkaSettings
-
-    try:
-        return KafkaSettings.from_env(**{k: v for k, v in overrides.items() if v is not None})
-    except ValueError as exc:
-        _fail(str(exc))
 
 
 @app.command()
@@ -232,12 +210,20 @@ def alerts(
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
     timeout: float = typer.Option(30.0, min=1, help="Seconds to wait for the broker before giving up."),
+    state: Optional[str] = typer.Option(None, "--state", help="List the stored alerts in this lifecycle state "
+                                        "instead: open, acknowledged, escalated, closed, active (not closed) or all."),
+    warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE", help="With --state: the warehouse."),
+    limit: int = typer.Option(200, min=1, help="With --state: at most this many, newest first."),
 ):
     """Print the alerts on the alerts topic, oldest first; with --follow, keep printing new
-    ones as they arrive (live view for the surveillance room; Ctrl-C to stop)."""
+    ones as they arrive (live view for the surveillance room; Ctrl-C to stop). With --state,
+    list the warehouse's alerts with where they stand (state, assignee, disposition)."""
     from pitwatch.streams.tail import tail_alerts
 
     _check_format(fmt)
+    if state is not None:
+        list_alerts(state, warehouse, limit, fmt)
+        return
     settings = _settings(bootstrap=bootstrap)
     try:
         for alert in tail_alerts(settings, follow=follow, timeout=timeout):

@@ -8,6 +8,7 @@ from here.
 ``pitwatch.settlements``           output: one settlement per bet (expected vs recorded)
 ``pitwatch.alerts``                output: violations and sequence alerts
 ``pitwatch.rejected``              output: messages not applied, with raw bytes and reason
+``pitwatch.alert-actions``         what staff did with alerts (pitwatch.lifecycle), key = alert_id
 ``pitwatch-table-state``           Faust Table of per-table states (in-memory store)
 ``pitwatch-pitwatch-table-state-   its changelog topic, as Faust names it; as many
 changelog``                        partitions as ``pitwatch.table-events``
@@ -23,8 +24,9 @@ TOPIC_EVENTS = "pitwatch.table-events"
 TOPIC_SETTLEMENTS = "pitwatch.settlements"
 TOPIC_ALERTS = "pitwatch.alerts"
 TOPIC_REJECTED = "pitwatch.rejected"
+TOPIC_ALERT_ACTIONS = "pitwatch.alert-actions"
 OUTPUT_TOPICS = (TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED)
-ALL_TOPICS = (TOPIC_EVENTS, *OUTPUT_TOPICS)
+ALL_TOPICS = (TOPIC_EVENTS, *OUTPUT_TOPICS, TOPIC_ALERT_ACTIONS)
 #: Partitions of the topics a worker creates when they do not exist yet (an existing
 #: ``pitwatch.table-events`` keeps its own count, and the changelog follows it).
 DEFAULT_PARTITIONS = 8

@@ -380,7 +380,12 @@ def migrate(execute: Execute, database: str, mutation_wait_s: float = MUTATION_W
     for o in objects:
         if o.kind == "table" and o.name in aggregates:
             m.aggregate_table(o, [v for v in views if v.target == o.name], target, real)
-    for o in objects:  # plain views (none yet): created if missing
-        if o.kind == "view" and o.name not in real:
+    for o in objects:  # plain views hold no data: created if missing, replaced if they differ
+        if o.kind != "view":
+            continue
+        if o.name in real and real[o.name].create_query != target[o.name].create_query:
+            m.apply("drop_view", o.name, "differs from schema.sql: recreated", f"DROP TABLE IF EXISTS {m.db}.{o.name}")
+            del real[o.name]
+        if o.name not in real:
             m.apply("create_view", o.name, "missing: created from schema.sql", o.statement)
     return m.steps

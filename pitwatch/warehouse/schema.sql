@@ -269,3 +269,62 @@ AS SELECT
     toDecimal64(sumIf(amount, kind = 'tip'), 2) AS tips
 FROM pitwatch.movements
 GROUP BY casino_id, table_id, game, gaming_day, hour;
+
+-- What surveillance staff did with each alert: one immutable row per action (acknowledge,
+-- assign, comment, escalate, close, reopen), never an update (pitwatch/lifecycle/actions.py).
+CREATE TABLE IF NOT EXISTS pitwatch.alert_actions
+(
+    action_id     String,
+    alert_id      String,
+    action        String,
+    actor         String,
+    assignee      String,
+    escalated_to  String,
+    disposition   String,
+    reason        String,
+    comment       String,
+    acted_at      DateTime('UTC'),
+    acted_ms      UInt16
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(acted_at)
+ORDER BY (alert_id, action_id);
+
+-- The current state of every alert with an action, folded from its actions (the same fold as
+-- pitwatch/lifecycle/state.py): the state of its last acknowledge / escalate / close / reopen;
+-- the last assignee and escalation; disposition and reason while closed. Times in ms since the
+-- epoch (UTC), 0 when it never happened. An alert with no action is open.
+CREATE VIEW IF NOT EXISTS pitwatch.alert_status AS
+SELECT
+    alert_id,
+    multiIf(last_change = 'acknowledge', 'acknowledged', last_change = 'escalate', 'escalated',
+            last_change = 'close', 'closed', 'open') AS state,
+    assignee,
+    escalated_to,
+    if(last_change = 'close', close_disposition, '') AS disposition,
+    if(last_change = 'close', close_reason, '') AS close_reason,
+    acknowledged_ms,
+    if(last_change = 'close', closed_ms, toUInt64(0)) AS closed_ms,
+    last_acted_ms,
+    actions
+FROM
+(
+    SELECT
+        alert_id,
+        argMaxIf(action, t, action IN ('acknowledge', 'escalate', 'close', 'reopen')) AS last_change,
+        argMaxIf(assignee, t, action = 'assign') AS assignee,
+        argMaxIf(escalated_to, t, action = 'escalate') AS escalated_to,
+        argMaxIf(disposition, t, action = 'close') AS close_disposition,
+        argMaxIf(reason, t, action = 'close') AS close_reason,
+        minIf(t, action IN ('acknowledge', 'escalate')) AS acknowledged_ms,
+        maxIf(t, action = 'close') AS closed_ms,
+        max(t) AS last_acted_ms,
+        count() AS actions
+    FROM
+    (
+        SELECT alert_id, action, assignee, escalated_to, disposition, reason,
+               toUInt64(acted_at) * 1000 + acted_ms AS t
+        FROM pitwatch.alert_actions FINAL
+    )
+    GROUP BY alert_id
+);

@@ -40,6 +40,7 @@ MIGRATION_FROM_2021DA7 = [
     ("backfill_column", "settlements", None),
     ("create_table", "skipped", None),
     ("create_table", "movements", None),
+    ("create_table", "alert_actions", None),
     ("drop_view", "table_hourly_mv", None),
     ("drop_table", "table_hourly", None),
     ("create_table", "table_hourly", None),
@@ -47,6 +48,7 @@ MIGRATION_FROM_2021DA7 = [
     ("backfill_table", "table_hourly", "table_hourly_movements_mv's SELECT over movements FINAL"),
     ("create_view", "table_hourly_mv", None),
     ("create_view", "table_hourly_movements_mv", None),
+    ("create_view", "alert_status", None),
 ]
 
 
@@ -249,8 +251,19 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[7:]]
+    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[8:-1]]
     assert _hourly(warehouse) == expected
+    assert warehouse.ensure_schema() == []
+
+
+def test_a_plain_view_that_differs_is_replaced(warehouse):
+    """A plain view (alert_status) holds no data: when its definition differs from schema.sql
+    it is dropped and created again, and it reads the stored actions as before."""
+    warehouse.query("DROP TABLE pitwatch.alert_status")
+    warehouse.query("CREATE VIEW pitwatch.alert_status AS SELECT alert_id FROM pitwatch.alert_actions")
+    steps = warehouse.ensure_schema()
+    assert [(s.action, s.table) for s in steps] == [("drop_view", "alert_status"), ("create_view", "alert_status")]
+    assert "state" in {r[0] for r in warehouse.query("DESCRIBE TABLE pitwatch.alert_status")}
     assert warehouse.ensure_schema() == []
 
 

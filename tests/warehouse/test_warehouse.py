@@ -21,6 +21,7 @@ from pitwatch.warehouse import open_warehouse, schema_statements
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
 ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "skipped", "movements",
+               "alert_actions", "alert_status",
                "table_hourly", "table_hourly_mv", "table_hourly_movements_mv"}
 SUMS = ("handle", "win", "expected_payout", "recorded_payout", "commission", "discrepancy_amount")
 
@@ -88,7 +89,7 @@ def test_tables_are_learned_from_the_database_in_column_order(warehouse):
     """Every table schema.sql creates is known to the warehouse, with the columns and types
     DESCRIBE TABLE gives, in the same order."""
     created = {m.group(1) for s in schema_statements()
-               for m in [re.match(r"CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS pitwatch\.(\w+)", s)] if m}
+               for m in [re.match(r"CREATE (?:TABLE|MATERIALIZED VIEW|VIEW) IF NOT EXISTS pitwatch\.(\w+)", s)] if m}
     tables = warehouse.tables()
     assert created == set(tables) and ALL_OBJECTS <= created
     for name, table in tables.items():

@@ -1,0 +1,158 @@
+"""``pitwatch alert show|ack|assign|comment|escalate|close|reopen ID`` and ``pitwatch alerts
+--state``: surveillance staff act on alerts; every action is recorded, never edited
+(:mod:`pitwatch.lifecycle.store`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from pitwatch.cli_support import check_format, console, err, fail, settings
+
+alert_app = typer.Typer(help="Act on one alert (surveillance staff): every action is recorded, never "
+                        "edited (topic pitwatch.alert-actions and the warehouse).", no_args_is_help=True)
+
+
+def list_alerts(state: str, warehouse: str | None, limit: int, fmt: str) -> None:
+    from pitwatch.lifecycle.state import STATES
+    from pitwatch.lifecycle.store import current
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    if state not in (*STATES, "active", "all"):
+        fail(f"--state must be one of {', '.join((*STATES, 'active', 'all'))}, not {state!r}")
+    cfg = settings(warehouse_url=warehouse)
+    try:
+        with open_warehouse(cfg.warehouse_url) as wh:
+            rows = current(wh, None if state == "all" else state, limit=limit)
+    except (WarehouseError, ValueError) as exc:
+        fail(f"cannot read alerts from {cfg.warehouse_url}: {exc}")
+    for row in rows:
+        if fmt == "json":
+            print(json.dumps(row, default=str), flush=True)
+            continue
+        who = f" → {row['assignee']}" if row["assignee"] else ""
+        closed = f" ({row['disposition']})" if row["disposition"] else ""
+        console.print(f"{row['state']:12} {row['severity']:8} {row['detected_at']} {row['table_id']} "
+                      f"{row['round_id'] or '-'} [bold]{row['kind']}[/bold]{who}{closed}  {row['alert_id']}",
+                      soft_wrap=True, highlight=False)
+    if fmt != "json":
+        err.print(f"{len(rows)} alert(s) {'' if state == 'all' else state}".rstrip())
+
+
+def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: str | None, **details) -> None:
+    """Record one action on an alert and print where the alert stands; a clear error (exit 2)
+    for an unknown alert or an action its state does not allow, nothing recorded."""
+    from datetime import datetime, timezone
+
+    from pitwatch.lifecycle.actions import ActionError, new_action
+    from pitwatch.lifecycle.store import record
+    from pitwatch.streams.producer import ProduceError, produce_events
+    from pitwatch.streams.topics import TOPIC_ALERT_ACTIONS
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    cfg = settings(warehouse_url=warehouse, bootstrap=bootstrap)
+
+    def publish(key: bytes, value: bytes) -> None:
+        produce_events([value], cfg.bootstrap, TOPIC_ALERT_ACTIONS, key=lambda _v: key,
+                       flush_timeout=30.0, **cfg.confluent_config())
+
+    try:
+        act = new_action(alert_id, action, by, datetime.now(timezone.utc), **details)
+        with open_warehouse(cfg.warehouse_url) as wh:
+            status = record(wh, act, publish)
+    except ActionError as exc:
+        fail(f"{action} not recorded: {exc}")
+    except ProduceError as exc:
+        fail(f"{action} not recorded: the broker did not take it: {exc}")
+    except (WarehouseError, ValueError) as exc:
+        fail(f"{action} not recorded: warehouse {cfg.warehouse_url}: {exc}")
+    console.print(f"alert {alert_id}: {action} recorded; now {status.state}", soft_wrap=True, highlight=False)
+
+
+_BY = typer.Option(..., "--by", envvar="USER", help="Who acts (recorded with the action).")
+_WH = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE", help="chdb:///path or clickhouse://host:9000/db.")
+_BOOT = typer.Option(None, "--bootstrap", envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers.")
+_ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`).")
+
+
+@alert_app.command("show")
+def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
+               fmt: str = typer.Option("text", "--format", help="text or json")):
+    """Show an alert, where it stands and its whole history of actions."""
+    from pitwatch.lifecycle.actions import ActionError
+    from pitwatch.lifecycle.store import current, load_actions, status_of
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    check_format(fmt)
+    cfg = settings(warehouse_url=warehouse)
+    try:
+        with open_warehouse(cfg.warehouse_url) as wh:
+            status = status_of(wh, alert_id)
+            (row,) = current(wh, alert_id=alert_id, limit=1)
+            history = sorted(load_actions(wh, alert_id), key=lambda a: (a.acted_at, a.action_id))
+    except ActionError as exc:
+        fail(str(exc))
+    except (WarehouseError, ValueError) as exc:
+        fail(f"cannot read {cfg.warehouse_url}: {exc}")
+    if fmt == "json":
+        print(json.dumps({**row, "state": status.state,
+                          "history": [a.model_dump(mode="json", exclude_none=True) for a in history]}, default=str))
+        return
+    console.print(f"[bold]{row['kind']}[/bold] ({row['severity']}) {row['table_id']} {row['round_id'] or '-'} "
+                  f"detected {row['detected_at']} UTC: {row['message']}", soft_wrap=True, highlight=False)
+    console.print(f"state [bold]{status.state}[/bold]" + (f", assigned to {status.assignee}" if status.assignee else "")
+                  + (f", escalated to the {status.escalated_to}" if status.escalated_to else "")
+                  + (f", closed as {status.disposition}: {status.reason}" if status.state == "closed" else ""),
+                  soft_wrap=True, highlight=False)
+    for a in history:
+        detail = "; ".join(f"{k}: {v}" for k in ("assignee", "escalated_to", "disposition", "reason", "comment")
+                           if (v := getattr(a, k)))
+        console.print(f"  {a.acted_at.isoformat(timespec='milliseconds')} {a.actor}: {a.action}"
+                      + (f" ({detail})" if detail else ""), soft_wrap=True, highlight=False)
+
+
+@alert_app.command("ack")
+def alert_ack(alert_id: str = _ID, by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Acknowledge an open alert (someone is looking at it)."""
+    _act(alert_id, "acknowledge", by, warehouse, bootstrap)
+
+
+@alert_app.command("assign")
+def alert_assign(alert_id: str = _ID, to: str = typer.Option(..., "--to", help="Who takes it."),
+                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Assign an alert to a person."""
+    _act(alert_id, "assign", by, warehouse, bootstrap, assignee=to)
+
+
+@alert_app.command("comment")
+def alert_comment(alert_id: str = _ID, text: str = typer.Argument(..., help="The comment."),
+                  by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Add a comment to an alert's history."""
+    _act(alert_id, "comment", by, warehouse, bootstrap, comment=text)
+
+
+@alert_app.command("escalate")
+def alert_escalate(alert_id: str = _ID, to: str = typer.Option(..., "--to", help="inspector or regulator"),
+                   reason: Optional[str] = typer.Option(None, "--reason", help="Why (optional)."),
+                   by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Escalate an alert to the inspector or the regulator."""
+    _act(alert_id, "escalate", by, warehouse, bootstrap, escalated_to=to, reason=reason)
+
+
+@alert_app.command("close")
+def alert_close(alert_id: str = _ID,
+                disposition: str = typer.Option(..., "--disposition", help="confirmed_violation, dealer_error_corrected, "
+                                                "false_positive, duplicate or referred."),
+                reason: str = typer.Option(..., "--reason", help="Why (required)."),
+                by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Close an alert with a disposition and a reason."""
+    _act(alert_id, "close", by, warehouse, bootstrap, disposition=disposition, reason=reason)
+
+
+@alert_app.command("reopen")
+def alert_reopen(alert_id: str = _ID, reason: str = typer.Option(..., "--reason", help="Why (required)."),
+                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+    """Reopen a closed alert, with a reason."""
+    _act(alert_id, "reopen", by, warehouse, bootstrap, reason=reason)

@@ -1,0 +1,121 @@
+"""Recording alert actions: verified against the alert's history, then put on the
+``pitwatch.alert-actions`` topic (keyed by the alert) and in the warehouse's ``alert_actions``
+table; and reading where alerts stand (the warehouse view ``alert_status``).
+
+:func:`record` reads the alert and its stored actions from the warehouse, folds them
+(:mod:`pitwatch.lifecycle.state`), refuses an action that does not apply with
+:class:`~pitwatch.lifecycle.actions.ActionError`, then publishes it (``publish``, e.g. a Kafka
+producer) and inserts its row (idempotent by ``action_id``). Two people acting on one alert at
+the same moment are not serialised here: each action is checked against the history it read.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable
+
+from pitwatch.lifecycle.actions import ActionError, AlertAction
+from pitwatch.lifecycle.state import AlertStatus, apply, fold
+
+Publish = Callable[[bytes, bytes], None]
+"""``publish(key, value)``: put one action on the topic (raises if it could not)."""
+
+_DETAILS = ("assignee", "escalated_to", "disposition", "reason", "comment")
+
+CURRENT_SQL = """
+SELECT a.alert_id, a.kind, a.severity, a.casino_id, a.table_id, a.round_id, a.dealer_id, a.amount,
+       a.message, a.detected_at, a.detected_ms, if(s.state = '', 'open', s.state) AS state, s.assignee,
+       s.escalated_to, s.disposition, s.acknowledged_ms, s.closed_ms, s.actions
+FROM (SELECT alert_id, kind, severity, casino_id, table_id, round_id, dealer_id, amount, message, detected_at,
+             detected_ms FROM pitwatch.alerts FINAL {where}) AS a
+ANY LEFT JOIN (SELECT alert_id, state, assignee, escalated_to, disposition, acknowledged_ms, closed_ms, actions
+               FROM pitwatch.alert_status) AS s USING alert_id
+{having}
+ORDER BY a.detected_at DESC, a.detected_ms DESC, a.alert_id
+LIMIT {limit}
+"""
+"""Every alert with where it stands (``state`` open when it has no action), newest first."""
+
+
+def action_row(action: AlertAction) -> dict[str, Any]:
+    """The ``alert_actions`` row of ``action`` (absent details as empty strings)."""
+    at = action.acted_at
+    return {"action_id": action.action_id, "alert_id": action.alert_id, "action": action.action,
+            "actor": action.actor, **{k: getattr(action, k) or "" for k in _DETAILS},
+            "acted_at": at.replace(microsecond=0), "acted_ms": at.microsecond // 1000}
+
+
+def action_of_row(row: dict[str, Any]) -> AlertAction:
+    """Inverse of :func:`action_row`."""
+    at = row["acted_at"]
+    at = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)) + timedelta(milliseconds=int(row["acted_ms"]))
+    return AlertAction.model_validate({
+        "action_id": row["action_id"], "alert_id": row["alert_id"], "action": row["action"], "actor": row["actor"],
+        "acted_at": at, **{k: row[k] for k in _DETAILS if row[k] != ""}})
+
+
+def action_json(action: AlertAction) -> bytes:
+    """The message value of ``action`` on ``pitwatch.alert-actions`` (UTF-8 JSON, absent details
+    left out, ``acted_at`` UTC with milliseconds and a ``Z``)."""
+    doc = action.model_dump(mode="json", exclude_none=True)
+    doc["acted_at"] = action.acted_at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return json.dumps(doc).encode()
+
+
+def load_actions(wh: Any, alert_id: str) -> list[AlertAction]:
+    """The stored actions of ``alert_id`` (any order)."""
+    return [action_of_row(r) for r in wh.rows("alert_actions", "alert_id = %(a)s", {"a": alert_id})]
+
+
+def alert_exists(wh: Any, alert_id: str) -> bool:
+    """Whether the warehouse holds an alert with this id."""
+    return bool(wh.query("SELECT count() FROM pitwatch.alerts WHERE alert_id = %(a)s", {"a": alert_id})[0][0])
+
+
+def status_of(wh: Any, alert_id: str) -> AlertStatus:
+    """Where ``alert_id`` stands: the fold of its stored actions. Raises :class:`ActionError`
+    for an unknown alert."""
+    if not alert_exists(wh, alert_id):
+        raise ActionError(f"unknown alert {alert_id}: no such alert in the warehouse")
+    return fold(alert_id, load_actions(wh, alert_id))
+
+
+def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:
+    """Check ``action`` against its alert's history, publish it, store it; returns the alert's
+    new status. An action timed at or before the alert's last one is moved to 1 ms after it (the
+    history keeps its order). Raises :class:`ActionError` (an unknown alert, an action the
+    alert's state does not allow; nothing is published or stored), or what ``publish`` or the
+    warehouse raise."""
+    status = status_of(wh, action.alert_id)
+    if status.last_acted_at is not None and action.acted_at <= status.last_acted_at:
+        action = action.model_copy(update={"acted_at": status.last_acted_at + timedelta(milliseconds=1)})
+    after = apply(status, action)
+    if publish is not None:
+        publish(action.alert_id.encode(), action_json(action))
+    wh.insert_new("alert_actions", [action_row(action)])
+    return after
+
+
+def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+    """Alerts with where they stand, newest first (at most ``limit``): all, those in ``state``
+    (``open``, ``acknowledged``, ``escalated``, ``closed``; ``active`` for any but closed), or the
+    one ``alert_id``. Times of acknowledgement and close as ``datetime`` (UTC) or ``None``."""
+    where = "WHERE alert_id = %(a)s" if alert_id else ""
+    having = ""
+    if state == "active":
+        having = "WHERE state != 'closed'"
+    elif state:
+        having = "WHERE state = %(s)s"
+    sql = CURRENT_SQL.format(where=where, having=having, limit=int(limit))
+    cols = ["alert_id", "kind", "severity", "casino_id", "table_id", "round_id", "dealer_id", "amount", "message",
+            "detected_at", "detected_ms", "state", "assignee", "escalated_to", "disposition", "acknowledged_ms",
+            "closed_ms", "actions"]
+    out = []
+    for r in wh.query(sql, {"a": alert_id, "s": state}):
+        row = dict(zip(cols, r))
+        for k in ("acknowledged_ms", "closed_ms"):
+            ms = int(row.pop(k) or 0)
+            row[k.replace("_ms", "_at")] = datetime.fromtimestamp(ms / 1000, timezone.utc) if ms else None
+        out.append(row)
+    return out
