@@ -74,7 +74,7 @@ def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: 
 _BY = typer.Option(..., "--by", envvar="USER", help="Who acts (recorded with the action).")
 _WH = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE", help="chdb:///path or clickhouse://host:9000/db.")
 _BOOT = typer.Option(None, "--bootstrap", envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers.")
-_ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`).")
+_ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`) or a case id (case-...).")
 
 
 @alert_app.command("show")
@@ -156,3 +156,68 @@ def alert_reopen(alert_id: str = _ID, reason: str = typer.Option(..., "--reason"
                  by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
     """Reopen a closed alert, with a reason."""
     _act(alert_id, "reopen", by, warehouse, bootstrap, reason=reason)
+
+
+case_app = typer.Typer(help="Cases: alerts about one table, round or person handled together; act on a case "
+                       "with `pitwatch alert ACTION CASE_ID`.", no_args_is_help=True)
+
+
+@case_app.command("open")
+def case_open(alerts: str = typer.Option(..., "--alerts", help="Comma-separated alert ids (two or more)."),
+              group: str = typer.Option(..., "--group", help="What they share: table, round, player or dealer."),
+              window_hours: float = typer.Option(24.0, "--window-hours", min=0, help="Detected at most this far apart."),
+              reason: str = typer.Option("", "--reason", help="Why they go together."),
+              by: str = _BY, warehouse: Optional[str] = _WH):
+    """Open a case of alerts that share a table, a round or a person within a window."""
+    from datetime import datetime, timedelta, timezone
+
+    from pitwatch.lifecycle.actions import ActionError
+    from pitwatch.lifecycle.cases import open_case
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    cfg = settings(warehouse_url=warehouse)
+    ids = [a.strip() for a in alerts.split(",") if a.strip()]
+    try:
+        with open_warehouse(cfg.warehouse_url) as wh:
+            case = open_case(wh, ids, group, by, datetime.now(timezone.utc), reason, timedelta(hours=window_hours))
+    except ActionError as exc:
+        fail(f"case not opened: {exc}")
+    except (WarehouseError, ValueError) as exc:
+        fail(f"case not opened: warehouse {cfg.warehouse_url}: {exc}")
+    console.print(f"case {case.case_id}: {len(case.alert_ids)} alerts of {case.grouped_by} {case.key}",
+                  soft_wrap=True, highlight=False)
+
+
+@case_app.command("show")
+def case_show(case_id: str = typer.Argument(..., help="The case id (case-...)."), warehouse: Optional[str] = _WH,
+              fmt: str = typer.Option("text", "--format", help="text or json")):
+    """Show a case: its alerts, where it stands and its history of actions."""
+    from pitwatch.lifecycle.actions import ActionError
+    from pitwatch.lifecycle.cases import load_case
+    from pitwatch.lifecycle.store import load_actions, status_of
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    check_format(fmt)
+    cfg = settings(warehouse_url=warehouse)
+    try:
+        with open_warehouse(cfg.warehouse_url) as wh:
+            case = load_case(wh, case_id)
+            status = status_of(wh, case_id)
+            history = sorted(load_actions(wh, case_id), key=lambda a: (a.acted_at, a.action_id))
+    except ActionError as exc:
+        fail(str(exc))
+    except (WarehouseError, ValueError) as exc:
+        fail(f"cannot read {cfg.warehouse_url}: {exc}")
+    assert case is not None
+    if fmt == "json":
+        print(json.dumps({**case.__dict__, "state": status.state, "assignee": status.assignee,
+                          "disposition": status.disposition,
+                          "history": [a.model_dump(mode="json", exclude_none=True) for a in history]}, default=str))
+        return
+    console.print(f"case {case.case_id}: {case.grouped_by} {case.key}, opened by {case.opened_by} at "
+                  f"{case.opened_at.isoformat(timespec='milliseconds')}; state [bold]{status.state}[/bold]",
+                  soft_wrap=True, highlight=False)
+    for a in case.alert_ids:
+        console.print(f"  alert {a}", highlight=False)
+    for h in history:
+        console.print(f"  {h.acted_at.isoformat(timespec='milliseconds')} {h.actor}: {h.action}", highlight=False)

@@ -74,9 +74,14 @@ def alert_exists(wh: Any, alert_id: str) -> bool:
 
 
 def status_of(wh: Any, alert_id: str) -> AlertStatus:
-    """Where ``alert_id`` stands: the fold of its stored actions. Raises :class:`ActionError`
-    for an unknown alert."""
-    if not alert_exists(wh, alert_id):
+    """Where ``alert_id`` (an alert's or a case's id, :mod:`pitwatch.lifecycle.cases`) stands:
+    the fold of its stored actions. Raises :class:`ActionError` for an unknown alert or case."""
+    from pitwatch.lifecycle.cases import is_case, load_case
+
+    if is_case(alert_id):
+        if load_case(wh, alert_id) is None:
+            raise ActionError(f"unknown case {alert_id}: no such case in the warehouse")
+    elif not alert_exists(wh, alert_id):
         raise ActionError(f"unknown alert {alert_id}: no such alert in the warehouse")
     return fold(alert_id, load_actions(wh, alert_id))
 

@@ -270,8 +270,9 @@ AS SELECT
 FROM pitwatch.movements
 GROUP BY casino_id, table_id, game, gaming_day, hour;
 
--- What surveillance staff did with each alert: one immutable row per action (acknowledge,
--- assign, comment, escalate, close, reopen), never an update (pitwatch/lifecycle/actions.py).
+-- What surveillance staff did with each alert or case (alert_id holds the case_id): one
+-- immutable row per action (acknowledge, assign, comment, escalate, close, reopen), never an
+-- update (pitwatch/lifecycle/actions.py).
 CREATE TABLE IF NOT EXISTS pitwatch.alert_actions
 (
     action_id     String,
@@ -289,6 +290,24 @@ CREATE TABLE IF NOT EXISTS pitwatch.alert_actions
 ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(acted_at)
 ORDER BY (alert_id, action_id);
+
+-- Alerts handled together (pitwatch/lifecycle/cases.py): they share a table, a round or a
+-- person (grouped_by, group_key) and were detected within a window. A case's actions are in
+-- alert_actions under its case_id, and alert_status folds them like an alert's.
+CREATE TABLE IF NOT EXISTS pitwatch.cases
+(
+    case_id      String,
+    grouped_by   String,
+    group_key    String,
+    alert_ids    Array(String),
+    opened_by    String,
+    reason       String,
+    opened_at    DateTime('UTC'),
+    opened_ms    UInt16
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(opened_at)
+ORDER BY case_id;
 
 -- The current state of every alert with an action, folded from its actions (the same fold as
 -- pitwatch/lifecycle/state.py): the state of its last acknowledge / escalate / close / reopen;

@@ -41,6 +41,7 @@ MIGRATION_FROM_2021DA7 = [
     ("create_table", "skipped", None),
     ("create_table", "movements", None),
     ("create_table", "alert_actions", None),
+    ("create_table", "cases", None),
     ("drop_view", "table_hourly_mv", None),
     ("drop_table", "table_hourly", None),
     ("create_table", "table_hourly", None),
@@ -251,7 +252,7 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[8:-1]]
+    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[9:-1]]
     assert _hourly(warehouse) == expected
     assert warehouse.ensure_schema() == []
 

@@ -21,7 +21,7 @@ from pitwatch.warehouse import open_warehouse, schema_statements
 from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
 ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "skipped", "movements",
-               "alert_actions", "alert_status",
+               "alert_actions", "alert_status", "cases",
                "table_hourly", "table_hourly_mv", "table_hourly_movements_mv"}
 SUMS = ("handle", "win", "expected_payout", "recorded_payout", "commission", "discrepancy_amount")
 
