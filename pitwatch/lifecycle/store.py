@@ -124,3 +124,32 @@ def current(wh: Any, state: str | None = None, alert_id: str | None = None, limi
             row[k.replace("_ms", "_at")] = datetime.fromtimestamp(ms / 1000, timezone.utc) if ms else None
         out.append(row)
     return out
+
+
+RESPONSE_SQL = """
+SELECT count() AS alerts, countIf(ack_s >= 0) AS acknowledged, countIf(close_s >= 0) AS closed,
+       quantileExactIf(0.5)(ack_s, ack_s >= 0) AS median_ack_s,
+       quantileExactIf(0.5)(close_s, close_s >= 0) AS median_close_s
+FROM
+(
+    SELECT if(s.acknowledged_ms > 0, (toInt64(s.acknowledged_ms) - a.t) / 1000, -1) AS ack_s,
+           if(s.closed_ms > 0, (toInt64(s.closed_ms) - a.t) / 1000, -1) AS close_s
+    FROM (SELECT alert_id, toInt64(detected_at) * 1000 + detected_ms AS t FROM pitwatch.alerts FINAL
+          WHERE detected_at >= toDateTime(%(since)s, 'UTC') AND detected_at < toDateTime(%(until)s, 'UTC')) AS a
+    ANY LEFT JOIN (SELECT alert_id, acknowledged_ms, closed_ms FROM pitwatch.alert_status) AS s USING alert_id
+)
+"""
+"""Response times of the alerts detected in ``[since, until)``: how many, how many acknowledged and
+closed, and the median seconds from detection to the first acknowledgement and to the close."""
+
+
+def response_times(wh: Any, since: datetime, until: datetime) -> dict[str, Any]:
+    """:data:`RESPONSE_SQL` for alerts detected in ``[since, until)`` (UTC): ``alerts``,
+    ``acknowledged``, ``closed`` (counts) and ``median_ack_s``, ``median_close_s`` (seconds, float;
+    ``None`` when no alert was acknowledged / closed). An escalation counts as the acknowledgement."""
+    fmt = "%Y-%m-%d %H:%M:%S"
+    (row,) = wh.query(RESPONSE_SQL, {"since": since.astimezone(timezone.utc).strftime(fmt),
+                                     "until": until.astimezone(timezone.utc).strftime(fmt)})
+    alerts, acked, closed, med_ack, med_close = row
+    return {"alerts": int(alerts), "acknowledged": int(acked), "closed": int(closed),
+            "median_ack_s": float(med_ack) if acked else None, "median_close_s": float(med_close) if closed else None}

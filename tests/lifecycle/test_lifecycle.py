@@ -145,3 +145,28 @@ def test_the_warehouse_view_folds_like_the_python_fold(warehouse, history):
             got["acknowledged_at"], got["closed_at"], got["actions"]) == (
         want.state, want.assignee, want.escalated_to, want.disposition, want.acknowledged_at, want.closed_at,
         want.actions)
+
+
+def test_response_times_are_the_medians_from_detection(warehouse):
+    """Median seconds from detection to the first acknowledgement (an escalation counts) and to
+    the close, worked out by hand: acknowledged after 60, 30 and 90 s -> 60 s; closed after 300,
+    600 and 450 s -> 450 s; an alert detected outside the period is not counted."""
+    from tests.warehouse.rows import T0 as STORED_T0
+
+    AT = STORED_T0.replace(microsecond=0)  # stored to the second, its milliseconds in detected_ms
+    warehouse.insert_new("alerts", [alert(1, detected_at=AT, detected_ms=250), alert(2, detected_at=AT),
+                                    alert(3, detected_at=AT), alert(4, detected_at=AT),
+                                    alert(5, detected_at=AT + timedelta(days=40))])
+    s = timedelta(seconds=1)
+    for alert_id, action, after, details in [
+            ("A-1", "acknowledge", 60.25, {}), ("A-1", "close", 300.25, {"disposition": "duplicate", "reason": "r"}),
+            ("A-2", "escalate", 30, {"escalated_to": "inspector"}),
+            ("A-2", "close", 600, {"disposition": "referred", "reason": "r"}),
+            ("A-3", "acknowledge", 90, {}), ("A-4", "close", 450, {"disposition": "false_positive", "reason": "r"}),
+            ("A-5", "acknowledge", 1, {})]:
+        at = AT + after * s + (timedelta(days=40) if alert_id == "A-5" else timedelta(0))
+        record(warehouse, new_action(alert_id, action, "surv-1", at.replace(tzinfo=timezone.utc), **details))
+    from pitwatch.lifecycle.store import response_times
+
+    got = response_times(warehouse, AT.replace(tzinfo=timezone.utc), (AT + timedelta(days=1)).replace(tzinfo=timezone.utc))
+    assert got == {"alerts": 4, "acknowledged": 3, "closed": 3, "median_ack_s": 60.0, "median_close_s": 450.0}
