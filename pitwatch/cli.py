@@ -15,6 +15,7 @@ from pitwatch.cli_support import check_format as _check_format
 from pitwatch.cli_support import console, err
 from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
+from pitwatch.dashboards.commands import dashboards_app
 from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
@@ -38,6 +39,7 @@ docs_app = typer.Typer(help="Documentation generated from the code.", no_args_is
 app.add_typer(docs_app, name="docs")
 app.add_typer(alert_app, name="alert")
 app.add_typer(case_app, name="case")
+app.add_typer(dashboards_app, name="dashboards")
 native_app = typer.Typer(help="The rules engine's fold compiled with mypyc (same verdicts, faster).",
                          no_args_is_help=True)
 app.add_typer(native_app, name="native")

@@ -1,7 +1,6 @@
-"""Grafana dashboards as code: not part of this release.
-
-The warehouse tables they will read (``settlements``, ``alerts``, ``table_hourly``) are
-defined in :mod:`pitwatch.warehouse`; the dashboards, their provisioning files under
-``infra/grafana/`` and the tests that run every panel's SQL against both ClickHouse
-backends come with the dashboards issue.
+"""Grafana dashboards as code (grafana-foundation-sdk), for the ``grafana-clickhouse-datasource``
+plugin: the query model (:mod:`~pitwatch.dashboards.query`), the plugin's macro expansion as the
+tests run it (:mod:`~pitwatch.dashboards.macros`) and the dashboards (so far the surveillance
+room's, :mod:`~pitwatch.dashboards.surveillance`). ``pitwatch dashboards export DIR`` writes
+their JSON.
 """

@@ -1,6 +1,6 @@
 """The warehouse interface both backends implement: DDL, the idempotent sink, reads.
 
-A backend supplies three primitives: ``_execute(sql)`` (one rendered statement -> typed
+A backend supplies three primitives: ``_execute_columns(sql)`` (one rendered statement -> names and typed
 rows, converted by :mod:`pitwatch.warehouse.values`), ``_insert_rows(table, columns,
 rows)`` (one batch of prepared rows) and ``_close()``.
 
@@ -61,8 +61,11 @@ class Warehouse(ABC):
 
     # backend primitives -------------------------------------------------------------
     @abstractmethod
+    def _execute_columns(self, sql: str) -> tuple[list[str], list[tuple]]:
+        """Run one statement (already rendered and renamed); its column names and typed rows."""
+
     def _execute(self, sql: str) -> list[tuple]:
-        """Run one statement (already rendered and renamed); typed rows back."""
+        return self._execute_columns(sql)[1]
 
     @abstractmethod
     def _insert_rows(self, table: Table, rows: list[tuple]) -> None:
@@ -87,6 +90,14 @@ class Warehouse(ABC):
         with self._lock:
             self._check_open()
             return self._execute(text)
+
+    def query_columns(self, sql: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[tuple]]:
+        """:meth:`query` with the result's column names: ``(names, rows)``. Raises
+        :class:`WarehouseError`."""
+        text = rename_database(render(sql, params), self.database)
+        with self._lock:
+            self._check_open()
+            return self._execute_columns(text)
 
     def ensure_schema(self) -> list[MigrationStep]:
         """Create the database, its tables and materialized views, or bring a database

@@ -144,13 +144,13 @@ class ChdbWarehouse(Warehouse):
             raise WarehouseError(f"chDB: {e}") from e
         return res.bytes()
 
-    def _execute(self, sql: str) -> list[tuple]:
+    def _execute_columns(self, sql: str) -> tuple[list[str], list[tuple]]:
         raw = self._run(sql, "JSONCompact")
         if not raw.strip():
-            return []
+            return [], []
         doc = json.loads(raw.decode("utf-8", "replace"), parse_float=Decimal)
         convs = [column_type(m["type"]).from_json for m in doc["meta"]]
-        return [tuple([c(v) for c, v in zip(convs, row)]) for row in doc["data"]]
+        return [m["name"] for m in doc["meta"]], [tuple([c(v) for c, v in zip(convs, row)]) for row in doc["data"]]
 
     def _insert_rows(self, table: Table, rows: list[tuple]) -> None:
         # JSONCompactEachRow rendered by pydantic-core: four times faster than VALUES text

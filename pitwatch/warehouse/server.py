@@ -63,16 +63,17 @@ class ServerWarehouse(Warehouse):
             conn_url += "?" + urlencode(opts)
         return cls(url, database, Client.from_url(conn_url))
 
-    def _execute(self, sql: str) -> list[tuple]:
+    def _execute_columns(self, sql: str) -> tuple[list[str], list[tuple]]:
         try:
             rows, types = self._client.execute(sql, with_column_types=True)
         except Exception as e:  # driver errors, socket errors
             raise WarehouseError(f"clickhouse server: {e}") from e
+        names = [n for n, _ in types]
         ctypes = [column_type(t) for _, t in types]
         if all(t.identity_from_driver for t in ctypes):
-            return rows
+            return names, rows
         convs = [t.from_driver for t in ctypes]
-        return [tuple([c(v) for c, v in zip(convs, row)]) for row in rows]
+        return names, [tuple([c(v) for c, v in zip(convs, row)]) for row in rows]
 
     def _insert_rows(self, table: Table, rows: list[tuple]) -> None:
         cols = ", ".join(f"`{c}`" for c in table.columns)

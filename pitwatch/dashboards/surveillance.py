@@ -1,0 +1,125 @@
+"""The surveillance room's dashboard (refresh 5 s): what needs someone now.
+
+Panels (each a raw-SQL target on the warehouse, :mod:`pitwatch.dashboards.query`; every query
+portable between ClickHouse 18.16 and current releases, time bucketed with ``intDiv`` on
+``$__interval_s``):
+
+- unacknowledged high and critical alerts (a big number);
+- open alerts with their severity, lifecycle state and age, newest first;
+- alerts per interval by kind;
+- tables ranked by open alerts;
+- rejected, parked and skipped messages;
+- pipeline lag: seconds from an event's time to its storing (``events_raw.ingested_at``).
+
+Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-value, All).
+"""
+
+from __future__ import annotations
+
+from grafana_foundation_sdk.builders import dashboard, stat, table, timeseries
+from grafana_foundation_sdk.models.dashboard import DataSourceRef, GridPos
+
+from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, SQL
+
+ALL_VALUE = "'*'"
+"""What a variable's All stands for in the SQL: the quoted star, matched by :func:`selected`."""
+VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id"}
+
+
+def selected(column: str, variable: str) -> str:
+    """SQL: ``column`` is among the values of ``variable`` (any value when All is selected)."""
+    return f"(has([${{{variable}:singlequote}}], '*') OR {column} IN (${{{variable}:singlequote}}))"
+
+
+def filters(prefix: str = "") -> str:
+    """The template variables' filters on the alert columns, joined by AND."""
+    return " AND ".join(selected(prefix + col, var) for var, col in VARIABLES.items())
+
+
+STATUS_JOIN = ("ANY LEFT JOIN (SELECT alert_id, state FROM pitwatch.alert_status) AS s USING alert_id")
+
+PANELS: dict[str, tuple[str, str]] = {
+    "Unacknowledged high-severity alerts": ("table", f"""
+SELECT count() AS alerts
+FROM (SELECT alert_id FROM pitwatch.alerts FINAL
+      WHERE severity IN ('high', 'critical') AND $__timeFilter(detected_at) AND {filters()}) AS a
+{STATUS_JOIN}
+WHERE s.state = '' OR s.state = 'open'"""),
+    "Open alerts": ("table", f"""
+SELECT a.detected_at AS detected_at, a.severity AS severity, if(s.state = '', 'open', s.state) AS state,
+       dateDiff('minute', a.detected_at, $__toTime) AS age_min, a.kind AS kind, a.table_id AS table_id,
+       a.round_id AS round_id, a.dealer_id AS dealer_id, a.amount AS amount, a.message AS message, a.alert_id AS alert_id
+FROM (SELECT alert_id, detected_at, severity, kind, table_id, round_id, dealer_id, amount, message
+      FROM pitwatch.alerts FINAL WHERE $__timeFilter(detected_at) AND {filters()}) AS a
+{STATUS_JOIN}
+WHERE s.state != 'closed'
+ORDER BY detected_at DESC
+LIMIT 500"""),
+    "Alerts per interval by kind": ("timeSeries", f"""
+SELECT toDateTime(intDiv(toUInt32(detected_at), $__interval_s) * $__interval_s) AS time, kind, count() AS alerts
+FROM pitwatch.alerts FINAL
+WHERE $__timeFilter(detected_at) AND {filters()}
+GROUP BY time, kind
+ORDER BY time"""),
+    "Tables by open alerts": ("table", f"""
+SELECT a.table_id AS table_id, count() AS open_alerts, countIf(a.severity IN ('high', 'critical')) AS high
+FROM (SELECT alert_id, table_id, severity FROM pitwatch.alerts FINAL
+      WHERE $__timeFilter(detected_at) AND {filters()}) AS a
+{STATUS_JOIN}
+WHERE s.state != 'closed'
+GROUP BY table_id
+ORDER BY open_alerts DESC, table_id
+LIMIT 20"""),
+    "Rejected, parked and skipped messages": ("table", f"""
+SELECT
+    (SELECT count() FROM pitwatch.rejected FINAL WHERE $__timeFilter(rejected_at)) AS rejected,
+    (SELECT count() FROM pitwatch.parked FINAL WHERE $__timeFilter(parked_at) AND {selected('table_id', 'table')}) AS parked,
+    (SELECT uniqExact(table_id) FROM pitwatch.parked FINAL WHERE $__timeFilter(parked_at)) AS quarantined_tables,
+    (SELECT count() FROM pitwatch.skipped FINAL
+     WHERE $__timeFilter(skipped_at) AND {selected('table_id', 'table')}) AS skipped"""),
+    "Pipeline lag (event time to stored, s)": ("timeSeries", f"""
+SELECT toDateTime(intDiv(toUInt32(occurred_at), $__interval_s) * $__interval_s) AS time,
+       quantile(0.5)(toFloat64(ingested_at) - toFloat64(occurred_at)) AS p50,
+       quantile(0.99)(toFloat64(ingested_at) - toFloat64(occurred_at)) AS p99
+FROM pitwatch.events_raw FINAL
+WHERE $__timeFilter(occurred_at) AND {filters()}
+GROUP BY time
+ORDER BY time"""),
+}
+"""Panel title -> (query type, raw SQL with the plugin's macros and the template variables)."""
+
+VARIABLE_SQL = {var: f"SELECT DISTINCT {col} FROM pitwatch.alerts ORDER BY {col}" for var, col in VARIABLES.items()}
+
+_LAYOUT = {  # title -> (panel kind, width, height)
+    "Unacknowledged high-severity alerts": ("stat", 6, 6),
+    "Open alerts": ("table", 18, 12),
+    "Alerts per interval by kind": ("timeseries", 12, 8),
+    "Tables by open alerts": ("table", 6, 8),
+    "Rejected, parked and skipped messages": ("table", 6, 6),
+    "Pipeline lag (event time to stored, s)": ("timeseries", 12, 8),
+}
+
+
+def build() -> dashboard.Dashboard:
+    """The surveillance dashboard (uid ``pitwatch-surveillance``), as an SDK builder."""
+    ds = DataSourceRef(type_val=PLUGIN, uid=DATASOURCE_UID)
+    board = (dashboard.Dashboard("pitwatch · surveillance room").uid("pitwatch-surveillance")
+             .tags(["pitwatch", "surveillance"]).refresh("5s").time("now-6h", "now").timezone("utc"))
+    for var, sql in VARIABLE_SQL.items():
+        board = board.with_variable(dashboard.QueryVariable(var).label(var).datasource(ds).query(sql)
+                                    .multi(True).include_all(True).all_value(ALL_VALUE))
+    x = y = 0
+    row_h = 0
+    for title, (query_type, sql) in PANELS.items():
+        kind, w, h = _LAYOUT[title]
+        if x + w > 24:
+            x, y, row_h = 0, y + row_h, 0
+        pos, target = GridPos(h=h, w=w, x=x, y=y), SQL(sql.strip(), query_type)
+        if kind == "stat":
+            board = board.with_panel(stat.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
+        elif kind == "table":
+            board = board.with_panel(table.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
+        else:
+            board = board.with_panel(timeseries.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
+        x, row_h = x + w, max(row_h, h)
+    return board

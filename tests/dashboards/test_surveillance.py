@@ -1,0 +1,112 @@
+"""Dashboards as code (issue 8 §1), first the surveillance room's: the JSON the SDK builds
+round-trips through its models, and every panel's SQL, with the template variables and the
+ClickHouse plugin's macros expanded as Grafana and the plugin do, runs on both ClickHouse engines
+over a simulated evening and returns the columns its panel needs."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from grafana_foundation_sdk.cog.encoder import JSONEncoder
+from grafana_foundation_sdk.models.dashboard import Dashboard
+from pitwatch.dashboards import surveillance
+from pitwatch.dashboards.macros import ALL, Context, Variable, expand
+from pitwatch.dashboards.query import ClickHouseQuery
+from pitwatch.lifecycle.actions import new_action
+from pitwatch.lifecycle.store import record
+from pitwatch.sim.base import simulate
+from pitwatch.streams.processor import BatchProcessor, InMessage
+
+START = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+
+
+def test_the_plugins_macros_expand_as_its_source_does():
+    """pkg/macros/macros.go of grafana/clickhouse-datasource; dashboard range 20:00-23:00 UTC on
+    2026-11-21 (1795291200-1795302000 by GNU `date -u -d ... +%s`), interval 30 s; Grafana's singlequote
+    variable format."""
+    ctx = Context(START, START + timedelta(hours=3), 30, {"casino": Variable(["gal-1", "o'hara"]),
+                                                          "game": Variable([ALL], "'*'")})
+    assert expand("$__timeFilter(detected_at)", ctx) == \
+        "detected_at >= toDateTime(1795291200) AND detected_at <= toDateTime(1795302000)"
+    assert expand("$__fromTime, $__toTime, $__interval_s", ctx) == \
+        "toDateTime(1795291200), toDateTime(1795302000), 30"
+    assert expand("$__dateFilter(gaming_day)", ctx) == "gaming_day >= toDate('2026-11-21') AND gaming_day <= toDate('2026-11-21')"
+    assert expand("x IN (${casino:singlequote}) AND g IN (${game:singlequote})", ctx) == \
+        "x IN ('gal-1','o\\'hara') AND g IN ('*')"
+    assert expand("$__interval_s", Context(START, START, 0.2)) == "1"  # at least 1 s
+    with pytest.raises(ValueError, match="__timeInterval"):
+        expand("$__timeInterval(t)", ctx)
+    with pytest.raises(KeyError, match="dealer"):
+        expand("${dealer:singlequote}", ctx)
+
+
+def test_the_dashboard_json_round_trips_through_the_sdk_models():
+    text = JSONEncoder(sort_keys=True, indent=2).encode(surveillance.build().build())
+    doc = json.loads(text)
+    assert (doc["uid"], doc["refresh"]) == ("pitwatch-surveillance", "5s")
+    assert [v["name"] for v in doc["templating"]["list"]] == ["casino", "game", "table"]
+    assert [p["title"] for p in doc["panels"]] == list(surveillance.PANELS)
+    for p in doc["panels"]:
+        (t,) = p["targets"]
+        assert t["datasource"] == {"type": "grafana-clickhouse-datasource", "uid": "pitwatch-clickhouse"}
+        assert (t["editorType"], t["format"]) == ("sql", {"table": 1, "timeSeries": 0}[t["queryType"]])
+    back = Dashboard.from_json(json.loads(text))
+    assert all(isinstance(p.targets[0], ClickHouseQuery) for p in back.panels)
+    assert JSONEncoder(sort_keys=True, indent=2).encode(back) == text
+
+
+@pytest.fixture(scope="module")
+def evening_rows() -> dict[str, list[dict]]:
+    events, _ = simulate(4, 1.0, 5)
+    lines = [json.dumps(e).encode() for e in events]
+    msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(lines)]
+    msgs.append(InMessage(b"X", b"not json", 0, len(msgs)))
+    return BatchProcessor({}.get, clock=lambda: START + timedelta(hours=1, minutes=30)).process(msgs).rows
+
+
+EXPECTED_COLUMNS = {
+    "Unacknowledged high-severity alerts": ["alerts"],
+    "Open alerts": ["detected_at", "severity", "state", "age_min", "kind", "table_id", "round_id", "dealer_id",
+                    "amount", "message", "alert_id"],
+    "Alerts per interval by kind": ["time", "kind", "alerts"],
+    "Tables by open alerts": ["table_id", "open_alerts", "high"],
+    "Rejected, parked and skipped messages": ["rejected", "parked", "quarantined_tables", "skipped"],
+    "Pipeline lag (event time to stored, s)": ["time", "p50", "p99"],
+}
+
+
+def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_needs(warehouse, evening_rows):
+    for table, rows in evening_rows.items():
+        warehouse.insert_new(table, rows)
+    alerts = warehouse.rows("alerts", "severity = 'high'", order_by="alert_id")
+    assert alerts, "the evening has high-severity alerts"
+    record(warehouse, new_action(alerts[0]["alert_id"], "acknowledge", "surv-1", START + timedelta(hours=2)))
+    casinos = [r[0] for r in warehouse.query(surveillance.VARIABLE_SQL["casino"])]
+    assert casinos
+    every = Variable([ALL], surveillance.ALL_VALUE)
+    for variables in ({"casino": every, "game": every, "table": every},
+                      {"casino": Variable(casinos[:1]), "game": every, "table": every}):
+        ctx = Context(START, START + timedelta(hours=2), 60, variables)
+        for title, (_query_type, sql) in surveillance.PANELS.items():
+            expanded = expand(sql, ctx)
+            columns, rows = warehouse.query_columns(expanded)
+            assert columns == EXPECTED_COLUMNS[title], title
+            assert rows, f"{title}: no rows over an evening with alerts"
+    one = Context(START, START + timedelta(hours=2), 60, {"casino": every, "game": every, "table": every})
+    (unacked,) = warehouse.query(expand(surveillance.PANELS["Unacknowledged high-severity alerts"][1], one))
+    high_open = len([a for a in warehouse.rows("alerts", "severity IN ('high', 'critical')")]) - 1
+    assert unacked == (high_open,)  # the acknowledged one is no longer counted
+    for var, sql in surveillance.VARIABLE_SQL.items():
+        assert warehouse.query(sql), var
+
+
+def test_export_writes_the_dashboards_json(tmp_path):
+    from pitwatch.cli import app
+    from typer.testing import CliRunner
+
+    res = CliRunner().invoke(app, ["dashboards", "export", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "out" / "surveillance.json").read_text())
+    assert doc["uid"] == "pitwatch-surveillance" and len(doc["panels"]) == len(surveillance.PANELS)
