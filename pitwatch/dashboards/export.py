@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
-from grafana_foundation_sdk.builders.dashboard import Dashboard
 from grafana_foundation_sdk.cog.encoder import JSONEncoder
 
-from pitwatch.dashboards import surveillance
+from pitwatch.dashboards import integrity, round_lookup, surveillance
+from pitwatch.dashboards.layout import Board, build
 
-DASHBOARDS: dict[str, Callable[[], Dashboard]] = {"surveillance": surveillance.build}
-"""File stem -> the builder of each dashboard."""
+DASHBOARDS: dict[str, Board] = {"surveillance": surveillance.BOARD, "integrity": integrity.BOARD,
+                                "round-lookup": round_lookup.BOARD}
+"""File stem -> each dashboard."""
 
 def dashboard_json(name: str) -> str:
     """The JSON of dashboard ``name`` (a key of :data:`DASHBOARDS`), keys sorted, indented."""
-    return JSONEncoder(sort_keys=True, indent=2).encode(DASHBOARDS[name]().build()) + "\n"
+    return JSONEncoder(sort_keys=True, indent=2).encode(build(DASHBOARDS[name]).build()) + "\n"
 
 
 def export(out: Path) -> list[Path]:

@@ -16,19 +16,9 @@ Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-
 
 from __future__ import annotations
 
-from grafana_foundation_sdk.builders import dashboard, stat, table, timeseries
-from grafana_foundation_sdk.models.dashboard import DataSourceRef, GridPos
+from pitwatch.dashboards.layout import Board, Panel, Variable, selected
 
-from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, SQL
-
-ALL_VALUE = "'*'"
-"""What a variable's All stands for in the SQL: the quoted star, matched by :func:`selected`."""
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id"}
-
-
-def selected(column: str, variable: str) -> str:
-    """SQL: ``column`` is among the values of ``variable`` (any value when All is selected)."""
-    return f"(has([${{{variable}:singlequote}}], '*') OR {column} IN (${{{variable}:singlequote}}))"
 
 
 def filters(prefix: str = "") -> str:
@@ -99,27 +89,10 @@ _LAYOUT = {  # title -> (panel kind, width, height)
     "Pipeline lag (event time to stored, s)": ("timeseries", 12, 8),
 }
 
-
-def build() -> dashboard.Dashboard:
-    """The surveillance dashboard (uid ``pitwatch-surveillance``), as an SDK builder."""
-    ds = DataSourceRef(type_val=PLUGIN, uid=DATASOURCE_UID)
-    board = (dashboard.Dashboard("pitwatch · surveillance room").uid("pitwatch-surveillance")
-             .tags(["pitwatch", "surveillance"]).refresh("5s").time("now-6h", "now").timezone("utc"))
-    for var, sql in VARIABLE_SQL.items():
-        board = board.with_variable(dashboard.QueryVariable(var).label(var).datasource(ds).query(sql)
-                                    .multi(True).include_all(True).all_value(ALL_VALUE))
-    x = y = 0
-    row_h = 0
-    for title, (query_type, sql) in PANELS.items():
-        kind, w, h = _LAYOUT[title]
-        if x + w > 24:
-            x, y, row_h = 0, y + row_h, 0
-        pos, target = GridPos(h=h, w=w, x=x, y=y), SQL(sql.strip(), query_type)
-        if kind == "stat":
-            board = board.with_panel(stat.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
-        elif kind == "table":
-            board = board.with_panel(table.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
-        else:
-            board = board.with_panel(timeseries.Panel().title(title).datasource(ds).grid_pos(pos).with_target(target))
-        x, row_h = x + w, max(row_h, h)
-    return board
+BOARD = Board(
+    uid="pitwatch-surveillance", title="pitwatch · surveillance room", tags=("pitwatch", "surveillance"),
+    variables=tuple(Variable(v, sql) for v, sql in VARIABLE_SQL.items()),
+    panels=tuple(Panel(title, _LAYOUT[title][0], qtype, sql, _LAYOUT[title][1], _LAYOUT[title][2])
+                 for title, (qtype, sql) in PANELS.items()),
+    refresh="5s", since="now-6h")
+"""The surveillance dashboard (module docstring)."""

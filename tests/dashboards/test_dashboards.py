@@ -1,7 +1,7 @@
-"""Dashboards as code (issue 8 §1), first the surveillance room's: the JSON the SDK builds
-round-trips through its models, and every panel's SQL, with the template variables and the
-ClickHouse plugin's macros expanded as Grafana and the plugin do, runs on both ClickHouse engines
-over a simulated evening and returns the columns its panel needs."""
+"""Dashboards as code (issue 8 §1): the JSON the SDK builds round-trips through its models, and
+every panel's SQL, with the template variables and the ClickHouse plugin's macros expanded as
+Grafana and the plugin do, runs on both ClickHouse engines over a simulated evening and returns
+the columns its panel needs, with rows where the evening has data."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from grafana_foundation_sdk.cog.encoder import JSONEncoder
 from grafana_foundation_sdk.models.dashboard import Dashboard
-from pitwatch.dashboards import surveillance
+from pitwatch.dashboards import integrity, round_lookup, surveillance
+from pitwatch.dashboards.export import DASHBOARDS, dashboard_json
+from pitwatch.dashboards.layout import build
 from pitwatch.dashboards.macros import ALL, Context, Variable, expand
 from pitwatch.dashboards.query import ClickHouseQuery
 from pitwatch.lifecycle.actions import new_action
@@ -42,19 +44,23 @@ def test_the_plugins_macros_expand_as_its_source_does():
         expand("${dealer:singlequote}", ctx)
 
 
-def test_the_dashboard_json_round_trips_through_the_sdk_models():
-    text = JSONEncoder(sort_keys=True, indent=2).encode(surveillance.build().build())
+@pytest.mark.parametrize("name", list(DASHBOARDS))
+def test_the_dashboard_json_round_trips_through_the_sdk_models(name):
+    text = dashboard_json(name).rstrip("\n")
     doc = json.loads(text)
-    assert (doc["uid"], doc["refresh"]) == ("pitwatch-surveillance", "5s")
-    assert [v["name"] for v in doc["templating"]["list"]] == ["casino", "game", "table"]
-    assert [p["title"] for p in doc["panels"]] == list(surveillance.PANELS)
+    board = DASHBOARDS[name]
+    assert (doc["uid"], doc["refresh"] or "") == (board.uid, board.refresh)
+    assert [v["name"] for v in doc["templating"]["list"]] == [v.name for v in board.variables]
+    assert [p["title"] for p in doc["panels"]] == [p.title for p in board.panels]
     for p in doc["panels"]:
         (t,) = p["targets"]
         assert t["datasource"] == {"type": "grafana-clickhouse-datasource", "uid": "pitwatch-clickhouse"}
         assert (t["editorType"], t["format"]) == ("sql", {"table": 1, "timeSeries": 0}[t["queryType"]])
+        assert p["gridPos"]["x"] + p["gridPos"]["w"] <= 24
     back = Dashboard.from_json(json.loads(text))
     assert all(isinstance(p.targets[0], ClickHouseQuery) for p in back.panels)
     assert JSONEncoder(sort_keys=True, indent=2).encode(back) == text
+    assert JSONEncoder(sort_keys=True, indent=2).encode(build(board).build()) == text
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +80,17 @@ EXPECTED_COLUMNS = {
     "Tables by open alerts": ["table_id", "open_alerts", "high"],
     "Rejected, parked and skipped messages": ["rejected", "parked", "quarantined_tables", "skipped"],
     "Pipeline lag (event time to stored, s)": ["time", "p50", "p99"],
+    "Payout discrepancies by dealer": ["dealer_id", "discrepancies", "over_paid", "under_paid"],
+    "Payout discrepancies by dealer and player": ["dealer_id", "player_id", "discrepancies", "net_over_paid"],
+    "Float reconciliation differences": ["detected_at", "table_id", "dealer_id", "amount", "message"],
+    "Limit breaches and past-posting by dealer": ["dealer_id", "above_maximum", "below_minimum", "past_posting"],
+    "Spin direction and misdraws by dealer": ["dealer_id", "spin_direction", "misdraws"],
+    "Events": ["seq", "occurred_at", "occurred_ms", "type", "actor_role", "actor_id", "payload"],
+    "Settlements": ["bet_id", "player_id", "spot", "stake", "expected_outcome", "expected_returned",
+                    "recorded_outcome", "recorded_returned", "discrepancy", "citation", "ruleset_id", "ruleset_hash"],
+    "Violations": ["kind", "severity", "amount", "message", "citation", "alert_id"],
 }
+MAY_BE_EMPTY = {"Float reconciliation differences"}  # the simulated evening closes no table
 
 
 def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_needs(warehouse, evening_rows):
@@ -85,15 +101,29 @@ def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_need
     record(warehouse, new_action(alerts[0]["alert_id"], "acknowledge", "surv-1", START + timedelta(hours=2)))
     casinos = [r[0] for r in warehouse.query(surveillance.VARIABLE_SQL["casino"])]
     assert casinos
-    every = Variable([ALL], surveillance.ALL_VALUE)
+    every = Variable([ALL], "'*'")
     for variables in ({"casino": every, "game": every, "table": every},
                       {"casino": Variable(casinos[:1]), "game": every, "table": every}):
         ctx = Context(START, START + timedelta(hours=2), 60, variables)
         for title, (_query_type, sql) in surveillance.PANELS.items():
-            expanded = expand(sql, ctx)
-            columns, rows = warehouse.query_columns(expanded)
+            columns, rows = warehouse.query_columns(expand(sql, ctx))
             assert columns == EXPECTED_COLUMNS[title], title
             assert rows, f"{title}: no rows over an evening with alerts"
+    ctx = Context(START, START + timedelta(hours=2), 60, {v.name: every for v in integrity.BOARD.variables})
+    for panel in integrity.BOARD.panels:
+        columns, rows = warehouse.query_columns(expand(panel.sql, ctx))
+        assert columns == EXPECTED_COLUMNS[panel.title], panel.title
+        assert rows or panel.title in MAY_BE_EMPTY, panel.title
+    flagged = warehouse.rows("alerts", "kind = 'payout_discrepancy'", order_by="alert_id")[0]
+    pick = {"table": Variable([flagged["table_id"]]), "round": Variable([flagged["round_id"]])}
+    ctx = Context(START, START + timedelta(hours=2), 60, pick)
+    rounds = [r[0] for r in warehouse.query(expand(round_lookup.BOARD.variables[1].sql, ctx))]
+    assert flagged["round_id"] in rounds
+    for panel in round_lookup.BOARD.panels:
+        columns, rows = warehouse.query_columns(expand(panel.sql, ctx))
+        assert columns == EXPECTED_COLUMNS[panel.title] and rows, panel.title
+    (violations,) = [p for p in round_lookup.BOARD.panels if p.title == "Violations"]
+    assert flagged["alert_id"] in [r[-1] for r in warehouse.query(expand(violations.sql, ctx))]
     one = Context(START, START + timedelta(hours=2), 60, {"casino": every, "game": every, "table": every})
     (unacked,) = warehouse.query(expand(surveillance.PANELS["Unacknowledged high-severity alerts"][1], one))
     high_open = len([a for a in warehouse.rows("alerts", "severity IN ('high', 'critical')")]) - 1
@@ -108,5 +138,6 @@ def test_export_writes_the_dashboards_json(tmp_path):
 
     res = CliRunner().invoke(app, ["dashboards", "export", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
-    doc = json.loads((tmp_path / "out" / "surveillance.json").read_text())
-    assert doc["uid"] == "pitwatch-surveillance" and len(doc["panels"]) == len(surveillance.PANELS)
+    for name, board in DASHBOARDS.items():
+        doc = json.loads((tmp_path / "out" / f"{name}.json").read_text())
+        assert doc["uid"] == board.uid and len(doc["panels"]) == len(board.panels)

@@ -1,0 +1,55 @@
+"""The integrity dashboard: where the money and the procedure go wrong, by dealer and by pair.
+
+- payout discrepancies by dealer (count, over- and under-paid euros);
+- payout discrepancies by dealer-player pair (a pair far above the others is what dealer-player
+  collusion looks like);
+- float reconciliation differences per table session;
+- limit breaches and past-posting by dealer;
+- spin-direction and misdraw counts by dealer.
+
+Variables ``casino``, ``game``, ``table``, ``dealer`` (multi-value, All) filter every panel.
+"""
+
+from __future__ import annotations
+
+from pitwatch.dashboards.layout import Board, Panel, Variable, selected
+
+VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id", "dealer": "dealer_id"}
+
+
+def _where(kinds: tuple[str, ...]) -> str:
+    listed = ", ".join(f"'{k}'" for k in kinds)
+    return (f"kind IN ({listed}) AND $__timeFilter(detected_at) AND "
+            + " AND ".join(selected(col, var) for var, col in VARIABLES.items()))
+
+
+BOARD = Board(
+    uid="pitwatch-integrity", title="pitwatch · integrity", tags=("pitwatch", "integrity"),
+    variables=tuple(Variable(v, f"SELECT DISTINCT {c} FROM pitwatch.alerts WHERE {c} != '' ORDER BY {c}")
+                    for v, c in VARIABLES.items()),
+    panels=(
+        Panel("Payout discrepancies by dealer", "table", "table", f"""
+SELECT dealer_id, count() AS discrepancies, sumIf(amount, amount > 0) AS over_paid,
+       -sumIf(amount, amount < 0) AS under_paid
+FROM pitwatch.alerts FINAL WHERE {_where(('payout_discrepancy',))}
+GROUP BY dealer_id ORDER BY discrepancies DESC, dealer_id""", 12, 9),
+        Panel("Payout discrepancies by dealer and player", "table", "table", f"""
+SELECT dealer_id, player_id, count() AS discrepancies, sum(amount) AS net_over_paid
+FROM pitwatch.alerts FINAL WHERE {_where(('payout_discrepancy',))}
+GROUP BY dealer_id, player_id ORDER BY discrepancies DESC, net_over_paid DESC, dealer_id, player_id
+LIMIT 50""", 12, 9),
+        Panel("Float reconciliation differences", "table", "table", f"""
+SELECT detected_at, table_id, dealer_id, amount, message
+FROM pitwatch.alerts FINAL WHERE {_where(('float_discrepancy',))}
+ORDER BY detected_at DESC LIMIT 100""", 24, 7),
+        Panel("Limit breaches and past-posting by dealer", "table", "table", f"""
+SELECT dealer_id, countIf(kind = 'bet_above_maximum') AS above_maximum,
+       countIf(kind = 'bet_below_minimum') AS below_minimum, countIf(kind = 'past_posting') AS past_posting
+FROM pitwatch.alerts FINAL WHERE {_where(('bet_above_maximum', 'bet_below_minimum', 'past_posting'))}
+GROUP BY dealer_id ORDER BY past_posting DESC, above_maximum DESC, dealer_id""", 12, 8),
+        Panel("Spin direction and misdraws by dealer", "table", "table", f"""
+SELECT dealer_id, countIf(kind = 'spin_direction') AS spin_direction, countIf(kind = 'dealer_misdraw') AS misdraws
+FROM pitwatch.alerts FINAL WHERE {_where(('spin_direction', 'dealer_misdraw'))}
+GROUP BY dealer_id ORDER BY misdraws DESC, spin_direction DESC, dealer_id""", 12, 8),
+    ))
+"""The integrity dashboard (module docstring)."""
