@@ -6,7 +6,7 @@ from pathlib import Path
 
 from grafana_foundation_sdk.cog.encoder import JSONEncoder
 
-from pitwatch.dashboards import integrity, round_lookup, surveillance
+from pitwatch.dashboards import integrity, provisioning, round_lookup, surveillance
 from pitwatch.dashboards.layout import Board, build
 
 DASHBOARDS: dict[str, Board] = {"surveillance": surveillance.BOARD, "integrity": integrity.BOARD,
@@ -18,12 +18,25 @@ def dashboard_json(name: str) -> str:
     return JSONEncoder(sort_keys=True, indent=2).encode(build(DASHBOARDS[name]).build()) + "\n"
 
 
+def rendered() -> dict[str, str]:
+    """Every file the export writes: ``{path relative to the directory: text}`` (dashboards under
+    ``dashboards/``, provisioning files under ``provisioning/``)."""
+    files = {f"dashboards/{name}.json": dashboard_json(name) for name in DASHBOARDS}
+    files.update({path: provisioning.render(make()) for path, make in provisioning.FILES.items()})
+    return files
+
+
 def export(out: Path) -> list[Path]:
-    """Write every dashboard as ``out/<name>.json``; returns the paths."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Write :func:`rendered` under ``out``; returns the paths written."""
     paths = []
-    for name in DASHBOARDS:
-        path = out / f"{name}.json"
-        path.write_text(dashboard_json(name))
+    for rel, text in rendered().items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
         paths.append(path)
     return paths
+
+
+def stale(out: Path) -> list[str]:
+    """The files under ``out`` that differ from :func:`rendered` (or are missing)."""
+    return [rel for rel, text in rendered().items() if not (out / rel).is_file() or (out / rel).read_text() != text]

@@ -139,5 +139,5 @@ def test_export_writes_the_dashboards_json(tmp_path):
     res = CliRunner().invoke(app, ["dashboards", "export", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     for name, board in DASHBOARDS.items():
-        doc = json.loads((tmp_path / "out" / f"{name}.json").read_text())
+        doc = json.loads((tmp_path / "out" / "dashboards" / f"{name}.json").read_text())
         assert doc["uid"] == board.uid and len(doc["panels"]) == len(board.panels)

@@ -1,0 +1,118 @@
+"""Grafana provisioning files for pitwatch (Grafana's documented file provisioning, apiVersion 1):
+
+- ``provisioning/datasources/pitwatch.yaml``: the ClickHouse datasource (plugin
+  ``grafana-clickhouse-datasource``, uid ``pitwatch-clickhouse``), native protocol, database
+  ``pitwatch``, a read-only user; host, user and password from the environment Grafana runs in
+  (``PITWATCH_GRAFANA_CH_HOST``, ``PITWATCH_GRAFANA_CH_USER``, ``PITWATCH_GRAFANA_CH_PASSWORD``);
+- ``provisioning/dashboards/pitwatch.yaml``: a file provider loading ``dashboards/*.json`` into the
+  folder ``pitwatch`` (``PITWATCH_GRAFANA_DASHBOARDS``: where those files are on the Grafana host);
+- ``provisioning/alerting/pitwatch.yaml``: alert rules (:data:`ALERT_RULES`), evaluated every
+  minute on the same datasource;
+- ``provisioning/alerting/contact-points.yaml.example``: an e-mail contact point to adapt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, ClickHouseQuery
+
+FOLDER_UID = "pitwatch"
+RULE_GROUP = "pitwatch"
+
+ALERT_RULES: dict[str, tuple[str, str, str]] = {
+    "pitwatch-unacknowledged-high": (
+        "Unacknowledged high-severity alerts",
+        """SELECT count() AS alerts
+FROM (SELECT alert_id FROM pitwatch.alerts FINAL
+      WHERE severity IN ('high', 'critical') AND $__timeFilter(detected_at)) AS a
+ANY LEFT JOIN (SELECT alert_id, state FROM pitwatch.alert_status) AS s USING alert_id
+WHERE s.state = '' OR s.state = 'open'""",
+        "High or critical pitwatch alerts detected in the last 10 minutes and not yet acknowledged: "
+        "see the surveillance room dashboard, act with `pitwatch alert ack ID`."),
+    "pitwatch-quarantined-tables": (
+        "Quarantined tables",
+        """SELECT uniqExact(table_id) AS tables FROM pitwatch.parked FINAL WHERE $__timeFilter(parked_at)""",
+        "A table's events are parked after an engine failure: fix the cause, then "
+        "`pitwatch quarantine release TABLE --by NAME`."),
+}
+"""Rule uid -> (title, SQL counting what fires the rule when above 0, what to do)."""
+
+
+def datasource() -> dict[str, Any]:
+    """The datasource provisioning document."""
+    return {"apiVersion": 1, "datasources": [{
+        "name": "pitwatch ClickHouse", "type": PLUGIN, "uid": DATASOURCE_UID, "editable": False,
+        "jsonData": {"host": "${PITWATCH_GRAFANA_CH_HOST}", "port": 9000, "protocol": "native",
+                     "defaultDatabase": "pitwatch", "username": "${PITWATCH_GRAFANA_CH_USER}"},
+        "secureJsonData": {"password": "${PITWATCH_GRAFANA_CH_PASSWORD}"}}]}
+
+
+def dashboard_provider() -> dict[str, Any]:
+    """The dashboards provider document."""
+    return {"apiVersion": 1, "providers": [{
+        "name": "pitwatch", "folder": "pitwatch", "folderUid": FOLDER_UID, "type": "file",
+        "disableDeletion": True, "allowUiUpdates": False, "updateIntervalSeconds": 60,
+        "options": {"path": "${PITWATCH_GRAFANA_DASHBOARDS}", "foldersFromFilesStructure": False}}]}
+
+
+def alert_rule(uid: str, in_file: bool = False) -> dict[str, Any]:
+    """One rule of :data:`ALERT_RULES` as Grafana's provisioning and HTTP API represent it: query
+    A on the ClickHouse datasource over the last 10 minutes, then a threshold A > 0 (expression C).
+    ``in_file``: for a provisioning file, where Grafana replaces ``$NAME`` by the environment's
+    value, so the plugin's macros are written ``$$__timeFilter`` (Grafana's escape for a ``$``)."""
+    title, sql, what = ALERT_RULES[uid]
+    query = ClickHouseQuery(sql.replace("$", "$$") if in_file else sql, "table", "A").to_json()
+    return {
+        "uid": uid, "title": title, "condition": "C", "for": "0s", "noDataState": "OK",
+        "execErrState": "Error", "labels": {"team": "surveillance"},
+        "annotations": {"summary": title, "description": what},
+        "data": [
+            {"refId": "A", "relativeTimeRange": {"from": 600, "to": 0}, "datasourceUid": DATASOURCE_UID,
+             "model": query},
+            {"refId": "C", "datasourceUid": "__expr__",
+             "model": {"refId": "C", "type": "threshold", "expression": "A",
+                       "conditions": [{"evaluator": {"type": "gt", "params": [0]}}]}},
+        ],
+    }
+
+
+def alert_rules() -> dict[str, Any]:
+    """The alerting provisioning document: one group of every rule, evaluated every minute."""
+    return {"apiVersion": 1, "groups": [{"orgId": 1, "name": RULE_GROUP, "folder": "pitwatch", "interval": "1m",
+                                         "rules": [alert_rule(uid, in_file=True) for uid in ALERT_RULES]}]}
+
+
+def contact_points_example() -> dict[str, Any]:
+    """An e-mail contact point and the policy sending pitwatch's alerts to it (to adapt)."""
+    return {"apiVersion": 1,
+            "contactPoints": [{"orgId": 1, "name": "surveillance-room", "receivers": [{
+                "uid": "pitwatch-surveillance-email", "type": "email",
+                "settings": {"addresses": "surveillance@casino.example", "singleEmail": True}}]}],
+            "policies": [{"orgId": 1, "receiver": "surveillance-room", "group_by": ["alertname"],
+                          "routes": [{"receiver": "surveillance-room",
+                                      "object_matchers": [["team", "=", "surveillance"]]}]}]}
+
+
+FILES = {
+    "provisioning/datasources/pitwatch.yaml": datasource,
+    "provisioning/dashboards/pitwatch.yaml": dashboard_provider,
+    "provisioning/alerting/pitwatch.yaml": alert_rules,
+    "provisioning/alerting/contact-points.yaml.example": contact_points_example,
+}
+"""Path (relative to the export directory) -> the function giving its document."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (SQL) as literal blocks."""
+
+
+_Dumper.add_representer(str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None))
+
+
+def render(doc: dict[str, Any]) -> str:
+    """A provisioning document as YAML (keys in the order given, SQL as literal blocks)."""
+    return "# written by `pitwatch dashboards export`: do not edit, change pitwatch/dashboards/\n" + yaml.dump(
+        doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,67 @@
+"""Grafana provisioning (issue 8 §1): the files under infra/grafana are what `pitwatch dashboards
+export` writes; the alert rules' SQL runs on both ClickHouse engines; a `$` of the plugin's macros
+survives Grafana's environment expansion of provisioning files (written `$$`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import timedelta, timezone
+from pathlib import Path
+
+import yaml
+from pitwatch.cli import app
+from pitwatch.dashboards import provisioning
+from pitwatch.dashboards.export import rendered
+from pitwatch.dashboards.macros import Context, expand
+from pitwatch.dashboards.query import DATASOURCE_UID
+from typer.testing import CliRunner
+
+from tests.warehouse.rows import T0, alert, parked
+
+INFRA = Path(__file__).resolve().parents[2] / "infra" / "grafana"
+
+
+def test_the_committed_provisioning_is_what_export_writes(tmp_path):
+    runner = CliRunner()
+    ok = runner.invoke(app, ["dashboards", "export", str(INFRA), "--check"])
+    assert ok.exit_code == 0, ok.output + "\nrun `pitwatch dashboards export infra/grafana`"
+    copy = tmp_path / "grafana"
+    shutil.copytree(INFRA, copy)
+    (copy / "dashboards" / "surveillance.json").write_text("{}")
+    stale = runner.invoke(app, ["dashboards", "export", str(copy), "--check"])
+    assert stale.exit_code == 1 and "surveillance.json" in stale.output
+
+
+def test_the_files_are_the_documents_grafana_reads():
+    files = {rel: text for rel, text in rendered().items() if rel.startswith("provisioning/")}
+    ds = yaml.safe_load(files["provisioning/datasources/pitwatch.yaml"])["datasources"][0]
+    assert (ds["type"], ds["uid"], ds["jsonData"]["defaultDatabase"]) == (
+        "grafana-clickhouse-datasource", DATASOURCE_UID, "pitwatch")
+    assert ds["secureJsonData"]["password"] == "${PITWATCH_GRAFANA_CH_PASSWORD}"  # from Grafana's environment
+    provider = yaml.safe_load(files["provisioning/dashboards/pitwatch.yaml"])["providers"][0]
+    assert provider["type"] == "file" and provider["folderUid"] == provisioning.FOLDER_UID
+    (group,) = yaml.safe_load(files["provisioning/alerting/pitwatch.yaml"])["groups"]
+    assert [r["uid"] for r in group["rules"]] == list(provisioning.ALERT_RULES)
+    for rule in group["rules"]:
+        sql = rule["data"][0]["model"]["rawSql"]
+        assert "$__" not in sql.replace("$$__", "")  # every macro escaped for the file
+        assert sql.replace("$$", "$") == provisioning.alert_rule(rule["uid"])["data"][0]["model"]["rawSql"]
+        assert rule["data"][1]["model"]["conditions"][0]["evaluator"] == {"type": "gt", "params": [0]}
+    for name in ("surveillance", "integrity", "round-lookup"):
+        assert json.loads(rendered()[f"dashboards/{name}.json"])["uid"].startswith("pitwatch-")
+
+
+def test_the_alert_rules_count_what_they_are_about(warehouse):
+    """One high alert unacknowledged and one quarantined table in the last 10 minutes: each rule's
+    query (macros expanded for that range, as Grafana's evaluation does) returns 1, so A > 0 fires."""
+    warehouse.insert_new("alerts", [alert(1, severity="high"), alert(2, severity="low")])
+    warehouse.insert_new("parked", [parked(1, parked_at=T0), parked(2, parked_at=T0)])
+    now = T0.replace(tzinfo=timezone.utc) + timedelta(minutes=5)
+    ctx = Context(now - timedelta(seconds=600), now)
+    for uid in provisioning.ALERT_RULES:
+        sql = provisioning.alert_rule(uid)["data"][0]["model"]["rawSql"]
+        assert warehouse.query(expand(sql, ctx)) == [(1,)], uid
+    later = Context(now + timedelta(hours=1), now + timedelta(hours=1, minutes=10))
+    assert all(warehouse.query(expand(provisioning.alert_rule(u)["data"][0]["model"]["rawSql"], later)) == [(0,)]
+               for u in provisioning.ALERT_RULES)
