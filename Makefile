@@ -23,7 +23,7 @@ BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
 RELIABILITY_ARGS ?=
-APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc
+APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium
 # the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
 NATIVE_SOURCES := $(shell find pitwatch/rules pitwatch/detectors pitwatch/schemas -name '*.py') \
 	pitwatch/replay/__init__.py pitwatch/native.py
@@ -72,7 +72,7 @@ $(STAMPS)/bench: pyproject.toml $(STAMPS)/pip
 # under CI=true).
 sysdeps:
 	@missing=""; \
-	for tool in clickhouse-server clickhouse-client kcat gcc; do \
+	for tool in clickhouse-server clickhouse-client kcat gcc chromium; do \
 	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || [ -x /usr/bin/$$tool ] || missing="$$missing $$tool"; \
 	done; \
 	if [ -n "$$missing" ]; then \

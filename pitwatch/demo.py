@@ -172,4 +172,16 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
            "precision": summary["score"]["precision"], "alerts": summary["score"]["alerts"],
            "alerts_on_clean_rounds": summary["score"]["alerts_on_clean_rounds"]},
         default=str, indent=2))
+    console.print(f"dashboards preview (every panel, drawn from the warehouse): {write_outputs(warehouse_url, data_dir)}",
+                  soft_wrap=True, highlight=False)
     return 0
+
+
+def write_outputs(warehouse_url: str, data_dir: Path) -> Path:
+    """Write what a newcomer opens after the demo: the dashboards' static preview
+    (``DATA_DIR/preview/dashboards.html``); returns its path."""
+    from pitwatch.dashboards.preview import write_preview
+    from pitwatch.warehouse import open_warehouse
+
+    with open_warehouse(warehouse_url) as wh:
+        return write_preview(wh, data_dir / "preview")

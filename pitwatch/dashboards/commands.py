@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -53,3 +54,21 @@ def push_cmd(url: str = typer.Option(..., "--url", envvar="PITWATCH_GRAFANA_URL"
         fail(f"Grafana at {url} refused (HTTP {getattr(exc, 'status_code', '?')}): {exc}", 1)
     except OSError as exc:
         fail(f"cannot reach Grafana at {url}: {exc}", 1)
+
+
+@dashboards_app.command("preview")
+def preview_cmd(out: Path = typer.Option(Path("pitwatch-data/preview"), "--out", help="Directory of the page."),
+                warehouse: Optional[str] = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE",
+                                                        help="chdb:///path or clickhouse://host:9000/db.")):
+    """Draw every dashboard panel from the warehouse into one static HTML page (no Grafana needed)."""
+    from pitwatch.cli_support import settings
+    from pitwatch.dashboards.preview import write_preview
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    cfg = settings(warehouse_url=warehouse)
+    try:
+        with open_warehouse(cfg.warehouse_url) as wh:
+            path = write_preview(wh, out)
+    except (WarehouseError, ValueError) as exc:
+        fail(f"cannot draw the preview from {cfg.warehouse_url}: {exc}")
+    console.print(f"wrote {path}", soft_wrap=True, highlight=False)
