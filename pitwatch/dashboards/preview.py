@@ -8,6 +8,10 @@ per value of the text column when there is one (``kind`` in alerts per interval)
 turns a long frame into a wide one. Every variable is All, except the round lookup's, which shows
 the first round with a payout discrepancy (else the first round stored).
 
+The range is that of the stored events' times. Panels timed by processing (rejected, parked and
+skipped messages, the pipeline lag) follow when the worker stored the rows: for an evening
+replayed later (the demo's simulated one) they are empty or show a lag of days.
+
 The page marks each panel ``data-drawn="1"`` once plotly has drawn it and records script errors
 in ``<pre id="errors">``, so a headless browser can check it (``tests/dashboards``).
 """
