@@ -91,7 +91,7 @@ def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
         with open_warehouse(cfg.warehouse_url) as wh:
             status = status_of(wh, alert_id)
             (row,) = current(wh, alert_id=alert_id, limit=1)
-            history = sorted(load_actions(wh, alert_id), key=lambda a: (a.acted_at, a.action_id))
+            history = load_actions(wh, alert_id)
     except ActionError as exc:
         fail(str(exc))
     except (WarehouseError, ValueError) as exc:
@@ -203,7 +203,7 @@ def case_show(case_id: str = typer.Argument(..., help="The case id (case-...).")
         with open_warehouse(cfg.warehouse_url) as wh:
             case = load_case(wh, case_id)
             status = status_of(wh, case_id)
-            history = sorted(load_actions(wh, case_id), key=lambda a: (a.acted_at, a.action_id))
+            history = load_actions(wh, case_id)
     except ActionError as exc:
         fail(str(exc))
     except (WarehouseError, ValueError) as exc:

@@ -64,8 +64,10 @@ def action_json(action: AlertAction) -> bytes:
 
 
 def load_actions(wh: Any, alert_id: str) -> list[AlertAction]:
-    """The stored actions of ``alert_id`` (any order)."""
-    return [action_of_row(r) for r in wh.rows("alert_actions", "alert_id = %(a)s", {"a": alert_id})]
+    """The stored actions of ``alert_id`` (an alert's or a case's id), in the order they apply
+    (``acted_at``, then ``action_id``)."""
+    rows = wh.rows("alert_actions", "alert_id = %(a)s", {"a": alert_id})
+    return sorted((action_of_row(r) for r in rows), key=lambda a: (a.acted_at, a.action_id))
 
 
 def alert_exists(wh: Any, alert_id: str) -> bool:
