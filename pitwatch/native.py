@@ -2,7 +2,7 @@
 the source.
 
 The modules of :data:`COMPILED_MODULES` (the fold of every event: the engine, the games, the
-sequence checker, the auditor, the alerts and the file replay) can be compiled to C extension
+accounting, the sequence checker, the auditor, the alerts and the file replay) can be compiled to C extension
 modules by mypyc (part of mypy) with ``pitwatch native build`` (``make`` does it). The
 build goes to ``build/native/`` beside the package, never next to the sources, with a manifest of
 the SHA-256 of every source file the compiled code was built from (:data:`FINGERPRINTED`).
