@@ -580,6 +580,23 @@ def quarantine_release(
     console.print(f"release of {table_id} sent to {topic}; `pitwatch quarantine list` shows when it is applied")
 
 
+@app.command()
+def law(citation: str = typer.Argument(..., help='A citation, e.g. "000_e1555249d49967be.txt L133-L135".')):
+    """Print the lines of the regulation a citation points at, verbatim (Spanish, as published),
+    with the file and lines. Exit 2 for a citation that names no line of a shipped text."""
+    from pitwatch.replay.law import quote
+
+    try:
+        quotes = quote(citation)
+    except ValueError as exc:
+        _fail(str(exc))
+    if not quotes:
+        _fail(f"{citation!r} cites no line of a regulation text (FILE Lstart-Lend)")
+    for q in quotes:
+        console.print(f"[bold]{q.file} L{q.first}-L{q.last}[/bold]", highlight=False)
+        console.print(q.text, markup=False, highlight=False, soft_wrap=True)
+
+
 @docs_app.command("games")
 def docs_games(
     out: Path = typer.Option(Path("docs/games"), "--out", help="Directory of the pages (docs/games of the repository)."),

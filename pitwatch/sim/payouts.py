@@ -1,6 +1,6 @@
 """The simulator's own payout table: what a correct dealer hands back for each bet.
 
-Written directly from the regulations (the seed texts under ``tests/data/seeds``), apart from
+Written directly from the regulations (the seed texts under ``pitwatch/rules/seeds``), apart from
 the rules engine: this module imports nothing from :mod:`pitwatch.rules` and keeps its own
 ratios. The simulator records these amounts in ``settlement_recorded``; the engine computes
 its own expectation from the ruleset files. A clean simulated round therefore shows no alert

@@ -24,7 +24,7 @@ from pitwatch.schemas.cards import ALL_CARDS
 D = Decimal
 GAL, AST, AND = "punto_banca.galicia", "punto_banca.asturias", "punto_banca.andalucia"
 RULESETS = (GAL, AST, AND)
-SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"  # verbatim copies, see README there
+SEEDS = Path(__file__).resolve().parents[2] / "pitwatch" / "rules" / "seeds"  # verbatim, see README there
 
 
 # --------------------------------------------------------------------------- event harness

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT / "tests" / "data" / "seeds"
+SEEDS = ROOT / "pitwatch" / "rules" / "seeds"
 FILES = {p.name[:3]: p for p in SEEDS.glob("0*.txt")}
 RULESETS = sorted((ROOT / "pitwatch" / "rules" / "rulesets").glob("*.toml"))
 SEED_LINES = {k: p.read_text(encoding="utf-8").splitlines() for k, p in FILES.items()}
@@ -437,6 +437,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/models/punto_banca.py:PuntoBancaTableau": ["tercera carta", "tercer naipe"],
     "pitwatch/rules/models/punto_banca.py:PuntoBancaRuleset.spots": ["a favor de la banca", "al empate"],
     "pitwatch/rules/models/roulette.py": ["ruleta francesa"],
+    "pitwatch/cli.py:law": ["pleno o numero completo"],  # the help's example: the straight-up and split lines
     "pitwatch/rules/models/roulette.py:RouletteOptions.max_tier": ["180 360 o 540 veces", "10 20 o 30 veces"],
     "pitwatch/rules/models/roulette.py:RouletteOptions.simple_chance_min_multiple": ["cinco veces el minimo autorizado"],
     "pitwatch/rules/models/roulette.py:RouletteOptions.zero_default": ["dos soluciones", "podra optar"],

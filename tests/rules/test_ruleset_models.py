@@ -64,7 +64,7 @@ def test_every_shipped_ruleset_validates_to_the_model_of_its_game(rid):
         rid, rid.split(".")[0], rid.split(".")[1])
     assert rs.model_as(MODELS[rs.game]) is rs.model
     assert load_ruleset(rid, rs.content_hash).model is rs.model  # cached with the version
-    assert (ROOT / "tests" / "data" / "seeds" / rs.model.seed).is_file()
+    assert (ROOT / "pitwatch" / "rules" / "seeds" / rs.model.seed).is_file()
     assert rs.model.ambiguities and all(a.point and a.text and a.choice for a in rs.model.ambiguities)
 
 

@@ -9,7 +9,7 @@ import pytest
 from pitwatch.sim.baccarat import banca_draws, next_hand
 from pitwatch.sim.blackjack import dealer_must_draw
 
-SEED_000 = Path(__file__).resolve().parents[1] / "data" / "seeds" / "000_e1555249d49967be.txt"
+SEED_000 = Path(__file__).resolve().parents[2] / "pitwatch" / "rules" / "seeds" / "000_e1555249d49967be.txt"
 
 
 def test_banca_tableau_equals_the_printed_table_cell_by_cell_000_L489_L504():

@@ -91,7 +91,7 @@ class RulesetModel(Section):
     title: str = Field(min_length=1)
     """Human title: game, jurisdiction and the regulation (decree, order, resolution)."""
     seed: str = Field(pattern=r"^\d{3}_[0-9a-f]{16}\.txt$")
-    """File name of the regulation's text in ``tests/data/seeds/`` that every line number cites."""
+    """File name of the regulation's text in ``pitwatch/rules/seeds/`` that every line number cites."""
     rounding: Rounding
     """Rounding of derived amounts to the cent: ``down`` (towards zero), ``half_up`` or ``half_even``."""
     citations: dict[str, str]
