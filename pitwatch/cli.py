@@ -314,7 +314,8 @@ def replay_round_cmd(
     round_id: str = typer.Argument(..., help="Round id, e.g. GAL-RF-01-R00042."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
-    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
+    fmt: str = typer.Option("text", "--format", help="text, json (JSON Lines, see README), html (the auditor's "
+                            "dossier) or dossier (the dossier as one JSON document)"),
     current_ruleset: bool = typer.Option(
         False, "--current-ruleset",
         help="Judge with the ruleset version shipped with this release instead of the version in force "
@@ -328,9 +329,13 @@ def replay_round_cmd(
     from pitwatch.replay.warehouse import replay_round
     from pitwatch.warehouse import WarehouseError
 
-    _check_format(fmt)
+    if fmt not in ("text", "json", "html", "dossier"):
+        _fail("--format must be text, json, html or dossier")
     settings = _settings(warehouse_url=warehouse)
     stats = ReplayStats()
+    if fmt in ("html", "dossier"):
+        _dossier(settings.warehouse_url, table_id, round_id, current_ruleset, fmt, stats)
+        return
     try:
         found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset,
                              events=events)
@@ -345,6 +350,29 @@ def replay_round_cmd(
     for item in items:
         out(item)
     _replay_done(stats, fmt)
+
+
+def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats) -> None:
+    """Print the round's dossier (HTML, or its JSON for ``dossier``) and exit with the replay's
+    status."""
+    from pitwatch.lifecycle.store import load_actions
+    from pitwatch.replay.dossier import dossier, render_html
+    from pitwatch.replay.warehouse import replay_round
+    from pitwatch.warehouse import WarehouseError, open_warehouse
+
+    try:
+        found = replay_round(url, table_id, round_id, stats=stats, current=current, events=True)
+        if found is None:
+            _fail(f"round {round_id} of table {table_id} not found in {url}")
+        items, judged = found
+        ids = [a.alert_id for i in items for a in i.alerts]
+        with open_warehouse(url) as wh:
+            history = {a: [x.model_dump(mode="json", exclude_none=True) for x in load_actions(wh, a)] for a in ids}
+        doc = dossier(items, judged, history)
+    except (WarehouseError, ValueError) as exc:
+        _fail(f"cannot write the dossier from {url}: {exc}")
+    print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
+    raise typer.Exit(stats.exit_status)
 
 
 # ----------------------------------------------------------------------------------- figures

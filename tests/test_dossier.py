@@ -1,0 +1,52 @@
+"""The auditor's dossier (issue 8 §4): `pitwatch replay round T R --format dossier|html` from a
+real warehouse (chDB). The round R2 of table GAL-RF-09 (tests/test_replay_cli.py): straight-up on
+17 recorded as 350.00 where 000 L133 pays thirty-five times the stake (10.00 € -> 360.00 back):
+under-paid by 10.00 €; the surveillance room acknowledged its alert."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from pitwatch.cli import app
+from pitwatch.lifecycle.actions import new_action
+from pitwatch.lifecycle.store import record
+from pitwatch.streams.processor import BatchProcessor, InMessage
+from pitwatch.warehouse import open_warehouse
+from typer.testing import CliRunner
+
+from tests.fixtures.batches import store_rows
+from tests.test_replay_cli import TABLE, Events
+
+
+def test_the_dossier_of_a_disputed_round(chdb_url):
+    lines = Events().open().spin_17("R2", straight_paid="350.00").lines
+    rows = BatchProcessor(lambda _t: None).process(
+        [InMessage(TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(lines)]).rows
+    store_rows(chdb_url, rows)
+    (alert,) = rows["alerts"]
+    with open_warehouse(chdb_url) as wh:
+        record(wh, new_action(alert["alert_id"], "acknowledge", "surv-3", datetime(2026, 11, 22, 1, tzinfo=timezone.utc)))
+    runner = CliRunner()
+    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "dossier"])
+    assert res.exit_code == 1, res.output  # a violation, as `replay round` says
+    doc = json.loads(res.stdout)
+    assert (doc["table_id"], doc["round_id"], doc["ruleset"]["id"]) == (TABLE, "R2", "french_roulette.galicia")
+    assert "the version in force" in doc["ruleset"]["judged_with"]
+    assert [e["seq"] for e in doc["timeline"]] == list(range(3, 14))
+    assert doc["timeline"][1]["type"] == "bet_placed" and doc["timeline"][1]["payload"]["spot"] == "straight:17"
+    bets = {b["bet_id"]: b for b in doc["bets"]}
+    b1 = bets["R2-B1"]
+    assert (b1["expected_returned"], b1["recorded_returned"], b1["discrepancy"]) == ("360.00", "350.00", "-10.00")
+    assert any(q["first"] <= 133 <= q["last"] and "treinta y cinco veces su postura" in q["text"] for q in b1["law"])
+    (v,) = doc["violations"]
+    assert (v["violation_kind"], v["amount"]) == ("payout_discrepancy", "-10.00")
+    assert any("treinta y cinco veces" in q["text"] for q in v["law"])
+    assert [(h["action"], h["actor"]) for h in v["history"]] == [("acknowledge", "surv-3")]
+
+    page = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "html"])
+    assert page.exit_code == 1
+    html = page.stdout
+    assert "Dossier of round R2, table GAL-RF-09" in html
+    assert "Pleno o número completo" in html and "surv-3" in html and "-10.00" in html
+    assert runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "pdf"]).exit_code == 2
