@@ -355,22 +355,15 @@ def replay_round_cmd(
 def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats) -> None:
     """Print the round's dossier (HTML, or its JSON for ``dossier``) and exit with the replay's
     status."""
-    from pitwatch.lifecycle.store import load_actions
-    from pitwatch.replay.dossier import dossier, render_html
-    from pitwatch.replay.warehouse import replay_round
-    from pitwatch.warehouse import WarehouseError, open_warehouse
+    from pitwatch.replay.dossier import render_html, round_dossier
+    from pitwatch.warehouse import WarehouseError
 
     try:
-        found = replay_round(url, table_id, round_id, stats=stats, current=current, events=True)
-        if found is None:
-            _fail(f"round {round_id} of table {table_id} not found in {url}")
-        items, judged = found
-        ids = [a.alert_id for i in items for a in i.alerts]
-        with open_warehouse(url) as wh:
-            history = {a: [x.model_dump(mode="json", exclude_none=True) for x in load_actions(wh, a)] for a in ids}
-        doc = dossier(items, judged, history)
+        doc = round_dossier(url, table_id, round_id, current=current, stats=stats)
     except (WarehouseError, ValueError) as exc:
         _fail(f"cannot write the dossier from {url}: {exc}")
+    if doc is None:
+        _fail(f"round {round_id} of table {table_id} not found in {url}")
     print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
     raise typer.Exit(stats.exit_status)
 

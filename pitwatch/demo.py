@@ -172,16 +172,31 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
            "precision": summary["score"]["precision"], "alerts": summary["score"]["alerts"],
            "alerts_on_clean_rounds": summary["score"]["alerts_on_clean_rounds"]},
         default=str, indent=2))
-    console.print(f"dashboards preview (every panel, drawn from the warehouse): {write_outputs(warehouse_url, data_dir)}",
-                  soft_wrap=True, highlight=False)
+    preview, dossier = write_outputs(warehouse_url, data_dir)
+    console.print(f"dashboards preview (every panel, drawn from the warehouse): {preview}", soft_wrap=True,
+                  highlight=False)
+    if dossier is not None:
+        console.print(f"auditor's dossier of a flagged round: {dossier}", soft_wrap=True, highlight=False)
     return 0
 
 
-def write_outputs(warehouse_url: str, data_dir: Path) -> Path:
+def write_outputs(warehouse_url: str, data_dir: Path) -> tuple[Path, Path | None]:
     """Write what a newcomer opens after the demo: the dashboards' static preview
-    (``DATA_DIR/preview/dashboards.html``); returns its path."""
+    (``DATA_DIR/preview/dashboards.html``) and the dossier of the first round with a payout
+    discrepancy (``DATA_DIR/dossier/TABLE-ROUND.html``, none if no round has one); returns
+    their paths."""
     from pitwatch.dashboards.preview import write_preview
+    from pitwatch.replay.dossier import render_html, round_dossier
     from pitwatch.warehouse import open_warehouse
 
     with open_warehouse(warehouse_url) as wh:
-        return write_preview(wh, data_dir / "preview")
+        preview = write_preview(wh, data_dir / "preview")
+        flagged = wh.query("SELECT table_id, round_id FROM pitwatch.alerts FINAL WHERE kind = 'payout_discrepancy' "
+                           "ORDER BY detected_at, alert_id LIMIT 1")
+    doc = round_dossier(warehouse_url, *flagged[0]) if flagged else None
+    if doc is None:
+        return preview, None
+    path = data_dir / "dossier" / f"{doc['table_id']}-{doc['round_id']}.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(doc))
+    return preview, path

@@ -13,11 +13,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pitwatch.replay import ReplayItem
+from pitwatch.replay import ReplayItem, ReplayStats
 from pitwatch.replay.formatting import time_json
 from pitwatch.replay.law import quote
 from pitwatch.replay.output import settlement_record, violation_record
-from pitwatch.replay.warehouse import JudgedWith
+from pitwatch.replay.warehouse import JudgedWith, replay_round
 from pitwatch.schemas.events import payload_of
 
 DOSSIER_VERSION = 1
@@ -55,6 +55,25 @@ def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[st
                         "history": history.get(a.alert_id, [])} for a in verdict_item.alerts],
         "unreadable_events": [i.error for i in items if i.error is not None],
     }
+
+
+def round_dossier(url: str, table_id: str, round_id: str, *, current: bool = False,
+                  stats: ReplayStats | None = None) -> dict[str, Any] | None:
+    """The dossier of ``round_id`` of ``table_id`` from the warehouse at ``url`` (``current``:
+    judged with this release's ruleset instead of the version in force; ``stats`` as in
+    :func:`~pitwatch.replay.warehouse.replay_round`), with its alerts' lifecycle history; ``None``
+    if the round is not stored. Raises ``pitwatch.warehouse.WarehouseError`` or ``ValueError``."""
+    from pitwatch.lifecycle.store import load_actions
+    from pitwatch.warehouse import open_warehouse
+
+    found = replay_round(url, table_id, round_id, stats=stats, current=current, events=True)
+    if found is None:
+        return None
+    items, judged = found
+    with open_warehouse(url) as wh:
+        history = {a.alert_id: [x.model_dump(mode="json", exclude_none=True) for x in load_actions(wh, a.alert_id)]
+                   for i in items for a in i.alerts}
+    return dossier(items, judged, history)
 
 
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),

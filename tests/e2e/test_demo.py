@@ -35,3 +35,10 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     assert summary["alerts_on_clean_rounds"] == []
     assert summary["precision"] == 1.0
     assert summary["alerts"] > 0
+    # what a newcomer opens afterwards: the dashboards' preview and the dossier of a flagged round
+    preview = data / "preview" / "dashboards.html"
+    assert f"dashboards preview (every panel, drawn from the warehouse): {preview}" in proc.stdout
+    assert preview.is_file() and "pitwatch · surveillance room" in preview.read_text()
+    dossiers = list((data / "dossier").glob("*.html"))
+    assert len(dossiers) == 1 and "payout_discrepancy" in dossiers[0].read_text()
+    assert f"auditor's dossier of a flagged round: {dossiers[0]}" in proc.stdout
