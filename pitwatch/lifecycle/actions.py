@@ -17,10 +17,12 @@ allowed on the alert as it stands is the fold's concern (:mod:`pitwatch.lifecycl
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pitwatch.schemas.events import UtcMs
 
 ActionKind = Literal["acknowledge", "assign", "comment", "escalate", "close", "reopen"]
 ACTIONS: tuple[str, ...] = ("acknowledge", "assign", "comment", "escalate", "close", "reopen")
@@ -39,7 +41,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "escalate": ("escalated_to",), "close": ("disposition", "reason"), "reopen": ("reason",),
 }
 _OPTIONAL: dict[str, tuple[str, ...]] = {"escalate": ("reason",), "assign": ("reason",)}
-_DETAILS = ("assignee", "escalated_to", "disposition", "reason", "comment")
+DETAILS = ("assignee", "escalated_to", "disposition", "reason", "comment")
+"""The fields of an action beyond who, what and when (each action takes some of them)."""
 
 
 class ActionError(ValueError):
@@ -59,20 +62,12 @@ class AlertAction(BaseModel):
     alert_id: Name
     action: ActionKind
     actor: Name
-    acted_at: datetime
+    acted_at: UtcMs
     assignee: Name | None = None
     escalated_to: EscalationTarget | None = None
     disposition: Disposition | None = None
     reason: Text | None = None
     comment: Text | None = None
-
-    @field_validator("acted_at")
-    @classmethod
-    def _utc_ms(cls, v: datetime) -> datetime:
-        if v.utcoffset() is None:
-            raise ValueError("acted_at must carry a UTC offset (e.g. 'Z')")
-        v = v.astimezone(timezone.utc)
-        return v.replace(microsecond=v.microsecond // 1000 * 1000)
 
     @model_validator(mode="after")
     def _fields_of_the_action(self) -> AlertAction:
@@ -81,7 +76,7 @@ class AlertAction(BaseModel):
             value = getattr(self, name)
             if value is None or (isinstance(value, str) and not value.strip()):
                 raise ValueError(f"{self.action} needs a {name.replace('_', ' ')}")
-        extra = [n for n in _DETAILS if getattr(self, n) is not None
+        extra = [n for n in DETAILS if getattr(self, n) is not None
                  and n not in needs and n not in _OPTIONAL.get(self.action, ())]
         if extra:
             raise ValueError(f"{self.action} takes no {', '.join(extra)}")

@@ -81,24 +81,23 @@ _ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`) or 
 def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
                fmt: str = typer.Option("text", "--format", help="text or json")):
     """Show an alert, where it stands and its whole history of actions."""
-    from pitwatch.lifecycle.actions import ActionError
-    from pitwatch.lifecycle.store import current, load_actions, status_of
+    from pitwatch.lifecycle.actions import DETAILS, ActionError
+    from pitwatch.lifecycle.store import current, history
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
     check_format(fmt)
     cfg = settings(warehouse_url=warehouse)
     try:
         with open_warehouse(cfg.warehouse_url) as wh:
-            status = status_of(wh, alert_id)
+            status, actions = history(wh, alert_id)
             (row,) = current(wh, alert_id=alert_id, limit=1)
-            history = load_actions(wh, alert_id)
     except ActionError as exc:
         fail(str(exc))
     except (WarehouseError, ValueError) as exc:
         fail(f"cannot read {cfg.warehouse_url}: {exc}")
     if fmt == "json":
         print(json.dumps({**row, "state": status.state,
-                          "history": [a.model_dump(mode="json", exclude_none=True) for a in history]}, default=str))
+                          "history": [a.model_dump(mode="json", exclude_none=True) for a in actions]}, default=str))
         return
     console.print(f"[bold]{row['kind']}[/bold] ({row['severity']}) {row['table_id']} {row['round_id'] or '-'} "
                   f"detected {row['detected_at']} UTC: {row['message']}", soft_wrap=True, highlight=False)
@@ -106,9 +105,8 @@ def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
                   + (f", escalated to the {status.escalated_to}" if status.escalated_to else "")
                   + (f", closed as {status.disposition}: {status.reason}" if status.state == "closed" else ""),
                   soft_wrap=True, highlight=False)
-    for a in history:
-        detail = "; ".join(f"{k}: {v}" for k in ("assignee", "escalated_to", "disposition", "reason", "comment")
-                           if (v := getattr(a, k)))
+    for a in actions:
+        detail = "; ".join(f"{k}: {v}" for k in DETAILS if (v := getattr(a, k)))
         console.print(f"  {a.acted_at.isoformat(timespec='milliseconds')} {a.actor}: {a.action}"
                       + (f" ({detail})" if detail else ""), soft_wrap=True, highlight=False)
 
@@ -194,7 +192,7 @@ def case_show(case_id: str = typer.Argument(..., help="The case id (case-...).")
     """Show a case: its alerts, where it stands and its history of actions."""
     from pitwatch.lifecycle.actions import ActionError
     from pitwatch.lifecycle.cases import load_case
-    from pitwatch.lifecycle.store import load_actions, status_of
+    from pitwatch.lifecycle.store import history
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
     check_format(fmt)
@@ -202,8 +200,7 @@ def case_show(case_id: str = typer.Argument(..., help="The case id (case-...).")
     try:
         with open_warehouse(cfg.warehouse_url) as wh:
             case = load_case(wh, case_id)
-            status = status_of(wh, case_id)
-            history = load_actions(wh, case_id)
+            status, actions = history(wh, case_id)
     except ActionError as exc:
         fail(str(exc))
     except (WarehouseError, ValueError) as exc:
@@ -212,12 +209,12 @@ def case_show(case_id: str = typer.Argument(..., help="The case id (case-...).")
     if fmt == "json":
         print(json.dumps({**case.__dict__, "state": status.state, "assignee": status.assignee,
                           "disposition": status.disposition,
-                          "history": [a.model_dump(mode="json", exclude_none=True) for a in history]}, default=str))
+                          "history": [a.model_dump(mode="json", exclude_none=True) for a in actions]}, default=str))
         return
     console.print(f"case {case.case_id}: {case.grouped_by} {case.key}, opened by {case.opened_by} at "
                   f"{case.opened_at.isoformat(timespec='milliseconds')}; state [bold]{status.state}[/bold]",
                   soft_wrap=True, highlight=False)
     for a in case.alert_ids:
         console.print(f"  alert {a}", highlight=False)
-    for h in history:
+    for h in actions:
         console.print(f"  {h.acted_at.isoformat(timespec='milliseconds')} {h.actor}: {h.action}", highlight=False)

@@ -15,13 +15,11 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-from pitwatch.lifecycle.actions import ActionError, AlertAction
+from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction
 from pitwatch.lifecycle.state import AlertStatus, apply, fold
 
 Publish = Callable[[bytes, bytes], None]
 """``publish(key, value)``: put one action on the topic (raises if it could not)."""
-
-_DETAILS = ("assignee", "escalated_to", "disposition", "reason", "comment")
 
 CURRENT_SQL = """
 SELECT a.alert_id, a.kind, a.severity, a.casino_id, a.table_id, a.round_id, a.dealer_id, a.amount,
@@ -42,7 +40,7 @@ def action_row(action: AlertAction) -> dict[str, Any]:
     """The ``alert_actions`` row of ``action`` (absent details as empty strings)."""
     at = action.acted_at
     return {"action_id": action.action_id, "alert_id": action.alert_id, "action": action.action,
-            "actor": action.actor, **{k: getattr(action, k) or "" for k in _DETAILS},
+            "actor": action.actor, **{k: getattr(action, k) or "" for k in DETAILS},
             "acted_at": at.replace(microsecond=0), "acted_ms": at.microsecond // 1000}
 
 
@@ -52,7 +50,7 @@ def action_of_row(row: dict[str, Any]) -> AlertAction:
     at = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)) + timedelta(milliseconds=int(row["acted_ms"]))
     return AlertAction.model_validate({
         "action_id": row["action_id"], "alert_id": row["alert_id"], "action": row["action"], "actor": row["actor"],
-        "acted_at": at, **{k: row[k] for k in _DETAILS if row[k] != ""}})
+        "acted_at": at, **{k: row[k] for k in DETAILS if row[k] != ""}})
 
 
 def action_json(action: AlertAction) -> bytes:
@@ -75,9 +73,10 @@ def alert_exists(wh: Any, alert_id: str) -> bool:
     return bool(wh.query("SELECT count() FROM pitwatch.alerts WHERE alert_id = %(a)s", {"a": alert_id})[0][0])
 
 
-def status_of(wh: Any, alert_id: str) -> AlertStatus:
-    """Where ``alert_id`` (an alert's or a case's id, :mod:`pitwatch.lifecycle.cases`) stands:
-    the fold of its stored actions. Raises :class:`ActionError` for an unknown alert or case."""
+def history(wh: Any, alert_id: str) -> tuple[AlertStatus, list[AlertAction]]:
+    """Where ``alert_id`` (an alert's or a case's id, :mod:`pitwatch.lifecycle.cases`) stands,
+    and the stored actions that fold to it (in order). Raises :class:`ActionError` for an
+    unknown alert or case."""
     from pitwatch.lifecycle.cases import is_case, load_case
 
     if is_case(alert_id):
@@ -85,7 +84,13 @@ def status_of(wh: Any, alert_id: str) -> AlertStatus:
             raise ActionError(f"unknown case {alert_id}: no such case in the warehouse")
     elif not alert_exists(wh, alert_id):
         raise ActionError(f"unknown alert {alert_id}: no such alert in the warehouse")
-    return fold(alert_id, load_actions(wh, alert_id))
+    actions = load_actions(wh, alert_id)
+    return fold(alert_id, actions), actions
+
+
+def status_of(wh: Any, alert_id: str) -> AlertStatus:
+    """Where ``alert_id`` stands (:func:`history` without the actions)."""
+    return history(wh, alert_id)[0]
 
 
 def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:

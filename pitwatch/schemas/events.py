@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Annotated, Any, Literal, Union
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
 
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
 from pitwatch.schemas.money import Money
@@ -78,6 +78,23 @@ and hashed, and the validation runs in pydantic-core's regex engine)."""
 _UTC_ZERO = timedelta(0)
 
 
+def utc_ms(v: datetime, info: ValidationInfo) -> datetime:
+    """After-validator of a time field: ``v`` in UTC, truncated to the millisecond. Raises
+    ``ValueError`` naming the field when ``v`` carries no UTC offset."""
+    off = v.utcoffset()
+    if off is None:
+        raise ValueError(f"{info.field_name} must carry a UTC offset (e.g. 'Z')")
+    if off != _UTC_ZERO:
+        v = v.astimezone(timezone.utc)
+    if v.microsecond % 1000:
+        v = v.replace(microsecond=(v.microsecond // 1000) * 1000)
+    return v
+
+
+UtcMs = Annotated[datetime, AfterValidator(utc_ms)]
+"""A UTC time to the millisecond (events' ``occurred_at``, alert actions' ``acted_at``)."""
+
+
 class EventBase(BaseModel):
     """The envelope shared by every event (see module docstring)."""
 
@@ -90,25 +107,13 @@ class EventBase(BaseModel):
     game: Game
     seq: Annotated[int, Field(ge=1)]
     round_id: Id | None = None
-    occurred_at: datetime
+    occurred_at: UtcMs
     actor: Actor
 
     @field_validator("event_id", mode="before")
     @classmethod
     def _uuid_text(cls, v: object) -> object:
         return v if type(v) is str else str(v) if isinstance(v, UUID) else v
-
-    @field_validator("occurred_at")
-    @classmethod
-    def _utc_ms(cls, v: datetime) -> datetime:
-        off = v.utcoffset()
-        if off is None:
-            raise ValueError("occurred_at must carry a UTC offset (e.g. 'Z')")
-        if off != _UTC_ZERO:
-            v = v.astimezone(timezone.utc)
-        if v.microsecond % 1000:
-            v = v.replace(microsecond=(v.microsecond // 1000) * 1000)
-        return v
 
 
 class RoundEvent(EventBase):
