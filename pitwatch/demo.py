@@ -186,14 +186,13 @@ def write_outputs(warehouse_url: str, data_dir: Path) -> tuple[Path, Path | None
     discrepancy (``DATA_DIR/dossier/TABLE-ROUND.html``, none if no round has one); returns
     their paths."""
     from pitwatch.dashboards.preview import write_preview
-    from pitwatch.replay.dossier import render_html, round_dossier
+    from pitwatch.replay.dossier import first_flagged_round, render_html, round_dossier
     from pitwatch.warehouse import open_warehouse
 
     with open_warehouse(warehouse_url) as wh:
         preview = write_preview(wh, data_dir / "preview")
-        flagged = wh.query("SELECT table_id, round_id FROM pitwatch.alerts FINAL WHERE kind = 'payout_discrepancy' "
-                           "ORDER BY detected_at, alert_id LIMIT 1")
-    doc = round_dossier(warehouse_url, *flagged[0]) if flagged else None
+        flagged = first_flagged_round(wh)
+    doc = round_dossier(warehouse_url, *flagged) if flagged else None
     if doc is None:
         return preview, None
     path = data_dir / "dossier" / f"{doc['table_id']}-{doc['round_id']}.html"

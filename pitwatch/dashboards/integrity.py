@@ -12,15 +12,14 @@ Variables ``casino``, ``game``, ``table``, ``dealer`` (multi-value, All) filter 
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import Board, Panel, Variable, selected
+from pitwatch.dashboards.layout import Board, Panel, Variable, all_selected
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id", "dealer": "dealer_id"}
 
 
 def _where(kinds: tuple[str, ...]) -> str:
     listed = ", ".join(f"'{k}'" for k in kinds)
-    return (f"kind IN ({listed}) AND $__timeFilter(detected_at) AND "
-            + " AND ".join(selected(col, var) for var, col in VARIABLES.items()))
+    return f"kind IN ({listed}) AND $__timeFilter(detected_at) AND {all_selected(VARIABLES)}"
 
 
 BOARD = Board(

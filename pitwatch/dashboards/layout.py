@@ -5,6 +5,7 @@ from that description with grafana-foundation-sdk."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from grafana_foundation_sdk.builders import dashboard, stat, table, timeseries
 from grafana_foundation_sdk.models.dashboard import DataSourceRef, GridPos
@@ -53,6 +54,11 @@ class Board:
 def selected(column: str, variable: str) -> str:
     """SQL: ``column`` is among the values of multi-value ``variable`` (any when All is selected)."""
     return f"(has([${{{variable}:singlequote}}], '*') OR {column} IN (${{{variable}:singlequote}}))"
+
+
+def all_selected(variables: Mapping[str, str]) -> str:
+    """SQL: every ``{variable: column}`` filter of :func:`selected`, joined by AND."""
+    return " AND ".join(selected(col, var) for var, col in variables.items())
 
 
 def build(board: Board) -> dashboard.Dashboard:

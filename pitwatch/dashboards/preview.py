@@ -31,6 +31,7 @@ from plotly.offline import get_plotlyjs
 from pitwatch.dashboards.export import DASHBOARDS
 from pitwatch.dashboards.layout import ALL_VALUE, Board, Panel
 from pitwatch.dashboards.macros import ALL, Context, Variable, expand
+from pitwatch.replay.dossier import first_flagged_round
 
 POINTS = 120
 """About how many time buckets a time series gets over the range (Grafana's max data points)."""
@@ -84,8 +85,8 @@ def _context(wh: Any, board: Board, start: datetime, end: datetime) -> Context:
     variables = {v.name: Variable([ALL], ALL_VALUE) for v in board.variables if v.multi}
     single = [v for v in board.variables if not v.multi]
     if single:  # the round lookup: the first flagged round, else the first round
-        found = wh.query("SELECT table_id, round_id FROM pitwatch.alerts FINAL WHERE kind = 'payout_discrepancy' "
-                         "ORDER BY detected_at, alert_id LIMIT 1") or wh.query(
+        flagged = first_flagged_round(wh)
+        found = [flagged] if flagged else wh.query(
             "SELECT table_id, round_id FROM pitwatch.events_raw FINAL WHERE round_id != '' ORDER BY table_id, seq LIMIT 1")
         table_id, round_id = found[0] if found else ("", "")
         variables.update({"table": Variable([table_id]), "round": Variable([round_id])})

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, ClickHouseQuery
+from pitwatch.dashboards.surveillance import unacknowledged_high
 
 FOLDER_UID = "pitwatch"
 RULE_GROUP = "pitwatch"
@@ -25,11 +26,7 @@ RULE_GROUP = "pitwatch"
 ALERT_RULES: dict[str, tuple[str, str, str]] = {
     "pitwatch-unacknowledged-high": (
         "Unacknowledged high-severity alerts",
-        """SELECT count() AS alerts
-FROM (SELECT alert_id FROM pitwatch.alerts FINAL
-      WHERE severity IN ('high', 'critical') AND $__timeFilter(detected_at)) AS a
-ANY LEFT JOIN (SELECT alert_id, state FROM pitwatch.alert_status) AS s USING alert_id
-WHERE s.state = '' OR s.state = 'open'""",
+        unacknowledged_high("$__timeFilter(detected_at)"),
         "High or critical pitwatch alerts detected in the last 10 minutes and not yet acknowledged: "
         "see the surveillance room dashboard, act with `pitwatch alert ack ID`."),
     "pitwatch-quarantined-tables": (

@@ -16,25 +16,32 @@ Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import Board, Panel, Variable, selected
+from pitwatch.dashboards.layout import Board, Panel, Variable, all_selected, selected
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id"}
 
 
-def filters(prefix: str = "") -> str:
+def filters() -> str:
     """The template variables' filters on the alert columns, joined by AND."""
-    return " AND ".join(selected(prefix + col, var) for var, col in VARIABLES.items())
+    return all_selected(VARIABLES)
 
 
 STATUS_JOIN = ("ANY LEFT JOIN (SELECT alert_id, state FROM pitwatch.alert_status) AS s USING alert_id")
 
-PANELS: dict[str, tuple[str, str]] = {
-    "Unacknowledged high-severity alerts": ("table", f"""
-SELECT count() AS alerts
+
+def unacknowledged_high(where: str) -> str:
+    """SQL counting the high and critical alerts matching ``where`` that nobody acknowledged
+    (open): the big number of this dashboard and the alert rule of the same name
+    (:mod:`pitwatch.dashboards.provisioning`)."""
+    return f"""SELECT count() AS alerts
 FROM (SELECT alert_id FROM pitwatch.alerts FINAL
-      WHERE severity IN ('high', 'critical') AND $__timeFilter(detected_at) AND {filters()}) AS a
+      WHERE severity IN ('high', 'critical') AND {where}) AS a
 {STATUS_JOIN}
-WHERE s.state = '' OR s.state = 'open'"""),
+WHERE s.state = '' OR s.state = 'open'"""
+
+
+PANELS: dict[str, tuple[str, str]] = {
+    "Unacknowledged high-severity alerts": ("table", unacknowledged_high(f"$__timeFilter(detected_at) AND {filters()}")),
     "Open alerts": ("table", f"""
 SELECT a.detected_at AS detected_at, a.severity AS severity, if(s.state = '', 'open', s.state) AS state,
        dateDiff('minute', a.detected_at, $__toTime) AS age_min, a.kind AS kind, a.table_id AS table_id,

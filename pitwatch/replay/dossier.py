@@ -16,9 +16,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pitwatch.replay import ReplayItem, ReplayStats
 from pitwatch.replay.formatting import time_json
 from pitwatch.replay.law import quote
-from pitwatch.replay.output import settlement_record, violation_record
+from pitwatch.replay.output import event_record, settlement_record, violation_record
 from pitwatch.replay.warehouse import JudgedWith, replay_round
-from pitwatch.schemas.events import payload_of
 
 DOSSIER_VERSION = 1
 
@@ -46,15 +45,22 @@ def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[st
         "started_at": time_json(v.started_at), "ended_at": time_json(v.ended_at),
         "ruleset": {"id": v.ruleset_id, "hash": v.ruleset_hash,
                     "judged_with": judged.describe() if judged else None},
-        "timeline": [{"seq": e.seq, "occurred_at": time_json(e.occurred_at), "actor_role": e.actor.role.value,
-                      "actor_id": e.actor.id, "type": e.type, "payload": payload_of(e), "event_id": e.event_id}
-                     for e in (i.event for i in items if i.event is not None)],
+        "timeline": [event_record(i.event, None).model_dump(exclude={"kind", "line", "table_id", "round_id"})
+                     for i in items if i.event is not None],
         "bets": [{**settlement_record(v, c).model_dump(exclude={"kind"}), "law": _law(c.expected.citation)}
                  for c in v.checks],
         "violations": [{**violation_record(a, None).model_dump(exclude={"kind", "line"}), "law": _law(a.citation),
                         "history": history.get(a.alert_id, [])} for a in verdict_item.alerts],
         "unreadable_events": [i.error for i in items if i.error is not None],
     }
+
+
+def first_flagged_round(wh: Any) -> tuple[str, str] | None:
+    """``(table_id, round_id)`` of the first stored round with a payout discrepancy (by detection
+    time), or ``None``: the round the demo and the dashboards preview show an auditor."""
+    found = wh.query("SELECT table_id, round_id FROM pitwatch.alerts FINAL WHERE kind = 'payout_discrepancy' "
+                     "ORDER BY detected_at, alert_id LIMIT 1")
+    return (str(found[0][0]), str(found[0][1])) if found else None
 
 
 def round_dossier(url: str, table_id: str, round_id: str, *, current: bool = False,
