@@ -82,9 +82,13 @@ def _platform() -> dict[str, str]:
             "ext_suffix": importlib.machinery.EXTENSION_SUFFIXES[0]}
 
 
+def module_path(name: str) -> str:
+    """A module's path relative to the repository, without suffix (a package: its ``__init__``)."""
+    return name.replace(".", "/") + ("/__init__" if name == "pitwatch.replay" else "")
+
+
 def _module_file(name: str, build_dir: Path) -> Path:
-    rel = name.replace(".", "/") + ("/__init__" if name == "pitwatch.replay" else "")
-    return build_dir / (rel + importlib.machinery.EXTENSION_SUFFIXES[0])
+    return build_dir / (module_path(name) + importlib.machinery.EXTENSION_SUFFIXES[0])
 
 
 def check_build(build_dir: Path = BUILD_DIR) -> str | None:
@@ -180,8 +184,7 @@ def build(build_dir: Path = BUILD_DIR) -> Path:
     root = PACKAGE_DIR.parent
     tmp = build_dir.parent / (build_dir.name + "-tmp")
     before = fingerprint()
-    paths = [name.replace(".", "/") + ("/__init__.py" if name == "pitwatch.replay" else ".py")
-             for name in COMPILED_MODULES]
+    paths = [module_path(name) + ".py" for name in COMPILED_MODULES]
     cwd = os.getcwd()
     os.chdir(root)  # mypyc names the modules by their paths relative to the working directory
     try:

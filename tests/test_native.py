@@ -112,7 +112,7 @@ def test_the_fingerprint_covers_every_compiled_module_and_what_it_imports():
     an edit to any of them makes the build stale."""
     covered = set(native.fingerprint())
     for name in native.COMPILED_MODULES:
-        rel = name.replace(".", "/") + ("/__init__.py" if name == "pitwatch.replay" else ".py")
+        rel = native.module_path(name) + ".py"
         assert rel in covered
         for line in (ROOT / rel).read_text().splitlines():
             if line.startswith("from pitwatch."):
