@@ -34,11 +34,13 @@ import json
 import uuid
 from datetime import date, datetime, timezone
 from decimal import Decimal
+from fractions import Fraction as F
 
 import pytest
 from pitwatch.detectors.figures import gaming_day
 from pitwatch.rules.accounting import bet_figures
 from pitwatch.rules.base import BetCheck, ExpectedSettlement, RecordedSettlement
+from pitwatch.rules.edges.common import quantize
 from pitwatch.streams.processor import BatchProcessor
 from pitwatch.warehouse import open_warehouse
 
@@ -135,6 +137,25 @@ def test_each_settlement_row_carries_its_handle_win_and_theoretical_win_en_priso
         ("R2", "B3", D("0.00"), D("0.00"), "0.0000", day),
         ("R3", "B3", D("10.00"), D("0.00"), "0.1370", day), ("R3", "B4", D("10.00"), D("10.00"), "0.1370", day),
         ("R4", "B5", D("50.00"), D("50.00"), "0.6849", day)]
+
+
+def test_each_settlement_row_carries_the_variance_of_its_bet():
+    """Variance of the bet's result = handle² x variance per unit (euros², 4 places), by hand.
+    Straight-up 35:1: X = 35 (1/37) or -1: 1261/37 - 1/37² = 46656/1369, so 10.00 -> 100 x that =
+    3408.0351. A simple chance en prison (000 L125-L127, half kept at a further zero): +1 (18/37),
+    -1 (18/37), and after a zero and k more zeros released (18/37, X = 2^-k - 1) or lost (18/37):
+    the series summed here by hand to 80 terms, minus (1/73)²; 20.00 -> 394.5573, 10.00 ->
+    98.6393, 50.00 -> 2465.9832. The imprisonment row has no handle, so no variance. The gaming
+    day's σ = √(3408.0351 + 394.5573 + 2 x 98.6393 + 2465.9832) = √6465.8542 = 80.41 EUR."""
+    at_zero = sum((F(1, 37 ** k) * (F(18, 37) * (F(1, 2 ** k) - 1) ** 2 + F(18, 37)) for k in range(80)), F(0))
+    unit = F(36, 37) + F(1, 37) * at_zero - F(1, 73) ** 2
+    assert str(quantize(400 * unit, 4)) == "394.5573" and str(quantize(2500 * unit, 4)) == "2465.9832"
+    rows = _processed().rows["settlements"]
+    got = sorted((r["round_id"], r["bet_id"], str(r["theoretical_variance"])) for r in rows)
+    assert got == [("R1", "B1", "3408.0351"), ("R1", "B2", "394.5573"), ("R2", "B3", "0.0000"),
+                   ("R3", "B3", "98.6393"), ("R3", "B4", "98.6393"), ("R4", "B5", "2465.9832")]
+    total = sum((r["theoretical_variance"] for r in rows), D(0))
+    assert total == D("6465.8542") and total.sqrt().quantize(D("0.01")) == D("80.41")
 
 
 @pytest.mark.parametrize("by_hour", [True, False], ids=["per-hour", "per-gaming-day"])
@@ -284,8 +305,11 @@ def test_figures_from_a_file_equal_the_warehouse_figures(warehouse_url, tmp_path
         "gaming_day": "2026-11-24", "bets": 6, "drop": "700.00", "handle": "100.00", "win": "-270.00",
         "hold_percent": "-38.57", "win_percent_of_handle": "-270.00", "theoretical_win": "1.5032",
         "fills": "2000.00", "credits": "1000.00", "tips": "5.00"}
+    assert day["theoretical_variance"] == "6465.8542"  # test_each_settlement_row_carries_the_variance_of_its_bet
     hourly = runner.invoke(app, ["figures", str(path), "--by", "hour", "--format", "json"])
     assert [json.loads(x)["hour"] for x in hourly.output.splitlines()] == [
         "2026-11-24T22:00:00Z", "2026-11-25T04:00:00Z", "2026-11-25T05:00:00Z"]
     text = runner.invoke(app, ["figures", str(path), "--gaming-day", "2026-11-24"], env={"COLUMNS": "200"})
     assert text.exit_code == 0 and "-38.57" in text.output and "2026-11-25" not in text.output
+    # σ = √6465.8542 = 80.41; (win - theo) / σ = (-270.00 - 1.5032) / 80.411... = -3.38
+    assert "80.41" in text.output and "-3.38" in text.output

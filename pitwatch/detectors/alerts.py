@@ -155,12 +155,13 @@ def settlement_rows(verdict: RoundVerdict) -> list[dict[str, Any]]:
 
 def settlement_row(verdict: RoundVerdict, c: BetCheck, ended: datetime, fig: BetFigures, day: date) -> dict[str, Any]:
     """One ``settlements`` row: expected vs recorded settlement of one bet, with its
-    accounting figures ``fig`` (handle, win, theoretical win: computed by the engine,
+    accounting figures ``fig`` (handle, win, theoretical win and variance: computed by the engine,
     :func:`pitwatch.rules.accounting.bet_figures`) and the gaming ``day`` of the round's end
     (:func:`pitwatch.detectors.figures.gaming_day`)."""
     e, r = c.expected, c.recorded
     return {
-        "handle": fig.handle, "win": fig.win, "theoretical_win": fig.theoretical_win, "gaming_day": day,
+        "handle": fig.handle, "win": fig.win, "theoretical_win": fig.theoretical_win,
+        "theoretical_variance": fig.theoretical_variance, "gaming_day": day,
         "settlement_id": settlement_id(verdict.table_id, verdict.round_id, e.bet_id),
         "casino_id": verdict.casino_id, "table_id": verdict.table_id, "game": verdict.game,
         "ruleset_id": verdict.ruleset_id, "ruleset_hash": verdict.ruleset_hash,

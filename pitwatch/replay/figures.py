@@ -6,7 +6,9 @@ warehouse, the sums of ``table_hourly``; from a file of events, the same rows bu
 replay and summed here. So a file and the warehouse fed with its events give the same figures.
 
 Hold is the reader's ratio of two sums: ``hold %`` = win / drop and win / handle (``None``
-when the divisor is 0), in percent to two decimals.
+when the divisor is 0), in percent to two decimals. The band of the win around the theoretical
+win comes from the sum of the bets' variances (bets are independent): σ = √variance, and a win
+outside theoretical win ± 1.96 σ is outside the 95% band.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from pitwatch.rules.accounting import MOVEMENT_FIGURE
 
 MONEY = ("handle", "win", "drop", "cashed", "fills", "credits", "tips")
 """Euro figures (2 decimals) of a :class:`Figures` row; ``theoretical_win`` has 4."""
+THEORETICAL = ("theoretical_win", "theoretical_variance")
+"""The 4-decimal figures: theoretical win (euros) and its variance (euros²)."""
+Z95 = Decimal("1.96")
+"""Standard deviations either side of the theoretical win that hold 95% of a normal win."""
 _CENT, _THEO = Decimal("0.01"), Decimal("0.0001")
 MONEY_MOVEMENTS = frozenset(k for k, name in MOVEMENT_FIGURE.items() if name in MONEY)
 """Movement kinds summed into a table's figures (the anticipo and closing count are not)."""
@@ -36,7 +42,8 @@ def _percent(num: Decimal, den: Decimal) -> Decimal | None:
 class Figures:
     """The figures of one table over one gaming day (``hour`` ``None``) or one UTC hour, in
     euros: ``bets`` (settlement rows), ``handle``, ``win``, ``theoretical_win``, ``drop``,
-    ``cashed``, ``fills``, ``credits``, ``tips`` (definitions: :mod:`pitwatch.rules.accounting`)."""
+    ``cashed``, ``fills``, ``credits``, ``tips`` (definitions: :mod:`pitwatch.rules.accounting`),
+    and ``theoretical_variance`` in euros²."""
 
     casino_id: str
     table_id: str
@@ -47,6 +54,7 @@ class Figures:
     handle: Decimal = Decimal("0.00")
     win: Decimal = Decimal("0.00")
     theoretical_win: Decimal = Decimal("0.0000")
+    theoretical_variance: Decimal = Decimal("0.0000")
     drop: Decimal = Decimal("0.00")
     cashed: Decimal = Decimal("0.00")
     fills: Decimal = Decimal("0.00")
@@ -64,6 +72,19 @@ class Figures:
         """Win / handle, in percent (2 decimals); ``None`` without a handle."""
         return _percent(self.win, self.handle)
 
+    @property
+    def theoretical_sd(self) -> Decimal:
+        """σ of the win around the theoretical win, euros (2 decimals): √ of the variance."""
+        return self.theoretical_variance.sqrt().quantize(_CENT)
+
+    @property
+    def deviation_sd(self) -> Decimal | None:
+        """(win - theoretical win) / σ, 2 decimals; ``None`` without a variance. Outside
+        ±:data:`Z95` the win is outside its 95% band."""
+        if self.theoretical_variance <= 0:
+            return None
+        return ((self.win - self.theoretical_win) / self.theoretical_variance.sqrt()).quantize(_CENT)
+
     def key(self) -> tuple[Any, ...]:
         return (self.gaming_day, self.hour or datetime.min, self.casino_id, self.table_id)
 
@@ -77,6 +98,7 @@ class Figures:
             "hour": None if self.hour is None else self.hour.strftime("%Y-%m-%dT%H:00:00Z"),
             "bets": self.bets, **{k: str(getattr(self, k)) for k in MONEY},
             "theoretical_win": str(self.theoretical_win),
+            "theoretical_variance": str(self.theoretical_variance),
             "hold_percent": None if hold is None else str(hold),
             "win_percent_of_handle": None if whand is None else str(whand),
         }
@@ -98,6 +120,7 @@ def _group(rows: Iterable[dict[str, Any]], by_hour: bool) -> list[Figures]:
             f.handle += r["handle"]
             f.win += r["win"]
             f.theoretical_win += r["theoretical_win"]
+            f.theoretical_variance += r["theoretical_variance"]
         elif r["kind"] in MONEY_MOVEMENTS:
             name = MOVEMENT_FIGURE[r["kind"]]
             setattr(f, name, getattr(f, name) + r["amount"])
@@ -134,7 +157,7 @@ def figures_from_warehouse(wh: Any, by_hour: bool = False, gaming_day: date | No
         where.append("table_id = %(table)s")
         params["table"] = table_id
     keys = "casino_id, table_id, game, gaming_day" + (", hour" if by_hour else "")
-    sums = ", ".join(f"sum({c})" for c in ("bets", *MONEY, "theoretical_win"))
+    sums = ", ".join(f"sum({c})" for c in ("bets", *MONEY, *THEORETICAL))
     got = wh.query(f"SELECT {keys}, {sums} FROM pitwatch.table_hourly WHERE {' AND '.join(where)} "
                    f"GROUP BY {keys} ORDER BY {keys}", params)
     out = []
@@ -143,6 +166,6 @@ def figures_from_warehouse(wh: Any, by_hour: bool = False, gaming_day: date | No
         f = Figures(r[0], r[1], r[2], r[3], r[4] if by_hour else None, int(r[n]))
         for name, v in zip(MONEY, r[n + 1:n + 1 + len(MONEY)]):
             setattr(f, name, Decimal(str(v)).quantize(_CENT))
-        f.theoretical_win = Decimal(str(r[-1])).quantize(_THEO)
+        f.theoretical_win, f.theoretical_variance = (Decimal(str(v)).quantize(_THEO) for v in r[-2:])
         out.append(f)
     return sorted(out, key=Figures.key)

@@ -63,28 +63,36 @@ THEO_ZERO = Decimal("0.0000")
 class BetFigures:
     """Accounting figures of one settlement row, in euros: ``handle`` (the original stake if
     the row resolves a wager, else 0), ``win`` (the house's win from this row; negative when
-    the player won) and ``theoretical_win`` (handle x the bet's house edge, 4 decimals; 0
-    without a handle or an edge)."""
+    the player won), ``theoretical_win`` (handle x the bet's house edge, 4 decimals; 0
+    without a handle or an edge) and ``theoretical_variance`` (euros²: handle² x the variance of
+    the bet kind's result per unit, 4 decimals, :func:`pitwatch.rules.edges.bet_variance`; 0
+    likewise): summed over a table's bets, the variance of its win around the theoretical win."""
 
     handle: Decimal
     win: Decimal
     theoretical_win: Decimal = THEO_ZERO
+    theoretical_variance: Decimal = THEO_ZERO
 
 
-def bet_figures(check: BetCheck, theo: Callable[[str, Decimal], Decimal] | None = None) -> BetFigures:
+def bet_figures(check: BetCheck,
+                theo: Callable[[str, Decimal], tuple[Decimal, Decimal]] | None = None) -> BetFigures:
     """Handle, win and theoretical win of one bet check (definitions in the module docstring).
 
     ``check.expected.stake`` is the euros at stake this round, ``carried`` what stays on the
     layout for a later round; the return is the recorded one, or the expected one when the
-    dealer recorded nothing. ``theo(spot, handle)`` gives the theoretical win of a resolved
-    wager (the engine passes the ruleset's :func:`pitwatch.rules.edges.theoretical_win`)."""
+    dealer recorded nothing. ``theo(spot, handle)`` gives the theoretical win and variance of
+    a resolved wager (the engine's, from :func:`pitwatch.rules.edges.theoretical_win` and
+    :func:`pitwatch.rules.edges.theoretical_variance`)."""
     e, r = check.expected, check.recorded
     net = r.net if r is not None else e.net
     win = e.stake - net - e.carried
     if e.outcome in NO_WAGER or e.carried:
         return BetFigures(ZERO, win)
     handle = e.wager
-    return BetFigures(handle, win, THEO_ZERO if theo is None else theo(e.spot, handle))
+    if theo is None:
+        return BetFigures(handle, win)
+    expected, variance = theo(e.spot, handle)
+    return BetFigures(handle, win, expected, variance)
 
 
 @dataclass(frozen=True, slots=True)

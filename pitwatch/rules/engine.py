@@ -39,7 +39,7 @@ from pitwatch.rules.base import (
     ViolationKind,
     load_ruleset,
 )
-from pitwatch.rules.edges import WIN_PLACES, house_edge
+from pitwatch.rules.edges import WIN_PLACES, bet_variance, house_edge
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.games import GAMES
 from pitwatch.schemas.money import ZERO
@@ -50,8 +50,9 @@ NO_MORE_BETS_CITATION = {
     "punto_banca": "no_more_bets",
 }
 
-_EDGES: dict[tuple[str, str, tuple[tuple[str, str], ...], str], Fraction] = {}
-"""House edge per (ruleset id, content hash, table options, spot): a pure function's cache."""
+_EDGES: dict[tuple[str, str, tuple[tuple[str, str], ...], str], tuple[Fraction, Fraction]] = {}
+"""House edge and variance per unit per (ruleset id, content hash, table options, spot): a pure
+function's cache."""
 
 MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "table_credit", "tip_received"})
 """Table-level chip and cash events (``table_opened``/``table_closed`` carry movements too)."""
@@ -82,20 +83,20 @@ def _times_edge(handle: Decimal, edge: Fraction) -> Decimal:
     return Decimal(q).scaleb(-WIN_PLACES)
 
 
-def _edge(ctx: TableContext | None, spot: str) -> Fraction:
-    """The house edge of ``spot`` at table ``ctx`` (0 for a spot without one), shared by every
-    table with the same ruleset version and options."""
+def _edge(ctx: TableContext | None, spot: str) -> tuple[Fraction, Fraction]:
+    """The house edge and the variance per unit of ``spot`` at table ``ctx`` (0 and 0 for a spot
+    without them), shared by every table with the same ruleset version and options."""
     assert ctx is not None
     rs = ctx.ruleset
     key = (rs.id, rs.content_hash, tuple(sorted(ctx.options.items())), spot)
-    edge = _EDGES.get(key)
-    if edge is None:
+    pair = _EDGES.get(key)
+    if pair is None:
         try:
-            edge = house_edge(rs, spot, options=ctx.options)
+            pair = (house_edge(rs, spot, options=ctx.options), bet_variance(rs, spot, options=ctx.options))
         except RuleError:
-            edge = Fraction(0)
-        _EDGES[key] = edge
-    return edge
+            pair = (Fraction(0), Fraction(0))
+        _EDGES[key] = pair
+    return pair
 
 
 class _OpenRound:
@@ -168,19 +169,20 @@ class TableEngine:
             "stored but not judged until the table is opened with a known ruleset",
             ENGINE_CITATION, (str(event.event_id),))]
 
-    def _theoretical_win(self) -> Callable[[str, Decimal], Decimal]:
-        """``theo(spot, handle)``: ``handle`` x the house edge of ``spot`` under the table's
-        ruleset and options (:mod:`pitwatch.rules.edges`); 0 for a spot without an edge. Edges
-        are cached per table (and limits), and shared per ruleset version, options and spot."""
+    def _theoretical_win(self) -> Callable[[str, Decimal], tuple[Decimal, Decimal]]:
+        """``theo(spot, handle)``: (``handle`` x the house edge of ``spot``, ``handle``² x its
+        variance per unit) under the table's ruleset and options (:mod:`pitwatch.rules.edges`);
+        0 for a spot without an edge. Edges are cached per table (and limits), and shared per
+        ruleset version, options and spot."""
         ctx = self.ctx
         assert ctx is not None
-        edges: dict[str, Fraction] = ctx.derived(("house_edges",), dict)
+        edges: dict[str, tuple[Fraction, Fraction]] = ctx.derived(("house_edges",), dict)
 
-        def theo(spot: str, handle: Decimal) -> Decimal:
-            edge = edges.get(spot)
-            if edge is None:
-                edge = edges[spot] = _edge(ctx, spot)
-            return _times_edge(handle, edge)
+        def theo(spot: str, handle: Decimal) -> tuple[Decimal, Decimal]:
+            pair = edges.get(spot)
+            if pair is None:
+                pair = edges[spot] = _edge(ctx, spot)
+            return _times_edge(handle, pair[0]), _times_edge(handle * handle, pair[1])
 
         return theo
 

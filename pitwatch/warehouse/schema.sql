@@ -14,7 +14,7 @@
 --   * table_hourly is a SummingMergeTree fed by two materialized views (settlements and
 --     movements): read it with sum(...) GROUP BY, because parts are summed only when they
 --     merge. Each figure is computed once, per row, by pitwatch (handle, win, theoretical
---     win, gaming day: see pitwatch.rules.accounting); the views only sum.
+--     win and variance, gaming day: see pitwatch.rules.accounting); the views only sum.
 -- The code learns tables, columns and types from the database once these statements ran:
 -- a table or column added here needs no code change. A row left without a column gets
 -- '' / 0 / 0.00 / [] by type; <x>_ms gets the milliseconds of <x>_at; ingested_at gets
@@ -72,6 +72,7 @@ CREATE TABLE IF NOT EXISTS pitwatch.settlements
     handle               Decimal(18, 2),
     win                  Decimal(18, 2),
     theoretical_win      Decimal(18, 4),
+    theoretical_variance Decimal(18, 4),
     gaming_day           Date,
     settled_at           DateTime('UTC'),
     settled_ms           UInt16
@@ -207,6 +208,7 @@ CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
     handle               Decimal(18, 2),
     win                  Decimal(18, 2),
     theoretical_win      Decimal(18, 4),
+    theoretical_variance Decimal(18, 4),
     expected_payout      Decimal(18, 2),
     recorded_payout      Decimal(18, 2),
     commission           Decimal(18, 2),
@@ -233,6 +235,7 @@ AS SELECT
     toDecimal64(sum(handle), 2) AS handle,
     toDecimal64(sum(win), 2) AS win,
     toDecimal64(sum(theoretical_win), 4) AS theoretical_win,
+    toDecimal64(sum(theoretical_variance), 4) AS theoretical_variance,
     toDecimal64(sum(expected_returned) - sum(expected_commission), 2) AS expected_payout,
     toDecimal64(sum(recorded_returned) - sum(recorded_commission), 2) AS recorded_payout,
     toDecimal64(sum(recorded_commission), 2) AS commission,
@@ -257,6 +260,7 @@ AS SELECT
     toDecimal64(0, 2) AS handle,
     toDecimal64(0, 2) AS win,
     toDecimal64(0, 4) AS theoretical_win,
+    toDecimal64(0, 4) AS theoretical_variance,
     toDecimal64(0, 2) AS expected_payout,
     toDecimal64(0, 2) AS recorded_payout,
     toDecimal64(0, 2) AS commission,

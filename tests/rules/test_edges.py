@@ -404,3 +404,76 @@ def test_every_shipped_ruleset_has_an_edge_table_with_house_edges_between_0_and_
         assert line.payout and line.method and line.citations
         assert house_edge(rs, line.spot, options={"zero_default": line.variant.replace(" ", "_")}
                           if line.kind == "simple" else None) == line.edge
+
+
+# --------------------------------------------------------------------------- variance (σ per bet kind)
+
+def test_roulette_variance_of_number_bets_by_hand():
+    """A bet on n of 37 pockets paid a:1: X = a with n/37, -1 otherwise; E[X] = -1/37, so
+    Var = n a²/37 + (37 - n)/37 - 1/37². Straight-up: 1225/37 + 36/37 - 1/1369 = 46656/1369
+    (σ = 216/37 ≈ 5.84, the figure the table-performance band uses); split 17:1: 289 x 2/37 + 35/37
+    - 1/1369; column 2:1: 4 x 12/37 + 25/37 - 1/1369 (000 L81-L97 payouts)."""
+    from pitwatch.rules.edges import bet_variance
+    rs = load_ruleset("french_roulette.galicia")
+    assert bet_variance(rs, "straight:17") == F(46656, 1369)
+    assert F(216, 37) ** 2 == F(46656, 1369)
+    assert bet_variance(rs, "split:17-20") == F(289 * 2 + 35, 37) - F(1, 1369)
+    assert bet_variance(rs, "column:2") == F(4 * 12 + 25, 37) - F(1, 1369)
+
+
+def test_simple_chance_variance_half_back_and_en_prison_by_hand():
+    """Half back (000 L125-L129): X = +1 (18/37), -1 (18/37), -1/2 (1/37); E[X] = -1/74, so
+    Var = 36/37 + 1/148 - 1/5476. En prison (004 L304-L324, half kept at a further zero): after a
+    zero, k further zeros (each 1/37) then released (18/37, X = 2^-k - 1) or lost (18/37, X = -1):
+    E[X² | zero] = Σ_k 37^-k (18/37 (2^-k - 1)² + 18/37); summed here to 60 terms (the tail is below
+    37^-60), against the closed form of the code; E[X] = -1/73."""
+    from pitwatch.rules.edges import bet_variance
+    rs = load_ruleset("french_roulette.galicia")
+    half = bet_variance(rs, "red", options={"zero_default": "half_back"})
+    assert half == F(36, 37) + F(1, 148) - F(1, 74) ** 2
+    at_zero = sum((F(1, 37 ** k) * (F(18, 37) * (F(1, 2 ** k) - 1) ** 2 + F(18, 37)) for k in range(60)), F(0))
+    by_hand = F(36, 37) + F(1, 37) * at_zero - F(1, 73) ** 2
+    prison = bet_variance(rs, "red", options={"zero_default": "en_prison"})
+    assert abs(prison - by_hand) < F(1, 10 ** 80)
+    assert str(quantize(prison, 4)) == "0.9864" and str(quantize(half, 4)) == "0.9795"
+
+
+@pytest.mark.parametrize("decks", [8, 6])
+def test_punto_banca_variance_from_the_published_counts(decks):
+    """From the published combination counts (above): banca wins 0.95 or loses 1, ties push:
+    Var = (0.95² B + P)/N - edge²; punto (P + B)/N - edge²; tie 8:1 (64 T + N - T)/N - edge².
+    σ(banca) ≈ 0.93 (the band's example in the issue)."""
+    from pitwatch.rules.edges import bet_variance
+    banker, player, tie = PUBLISHED[decks]
+    total = banker + player + tie
+    rs = changed("punto_banca.galicia", ("decks = 6 ", f"decks = {decks} "))
+    banca = F(banker * F(95, 100) ** 2 + player, total) - F(player - banker * F(95, 100), total) ** 2
+    assert bet_variance(rs, "banca") == banca
+    assert bet_variance(rs, "punto") == F(player + banker, total) - F(banker - player, total) ** 2
+    assert bet_variance(rs, "tie") == F(64 * tie + total - tie, total) - (1 - 9 * F(tie, total)) ** 2
+    assert str(quantize(banca, 2)) == "0.86"  # σ = 0.927..
+
+
+def test_blackjack_variance_from_the_published_simulation():
+    """Main bet: 1.308 (6 decks, dealer hits soft 17, no double after split, no surrender, no re-split
+    aces: Wizard of Odds, «Variance in blackjack», summary table) plus that page's rule effects.
+    Andalucía (stands on soft 17, 004 L721-L724; doubles after a split, L804-L805; no «retiro»):
+    1.308 - 0.00838 + 0.03753 = 1.33715. Galicia (the same and surrender, 000 L311-L313):
+    1.33715 - 0.03629 = 1.30086. Insurance 2:1, exact: tens 96 of the 311 cards left after the
+    dealer's ace: p = 96/311, Var = 4p + (1 - p) - (23/311)²."""
+    from pitwatch.rules.edges import bet_variance
+    assert bet_variance(load_ruleset("blackjack.andalucia"), "main") == F("1.33715")
+    assert bet_variance(load_ruleset("blackjack.galicia"), "main") == F("1.30086")
+    p = F(96, 311)
+    for rid in ("blackjack.galicia", "blackjack.andalucia"):
+        assert bet_variance(load_ruleset(rid), "insurance") == 4 * p + (1 - p) - F(23, 311) ** 2
+
+
+def test_theoretical_variance_is_stake_squared_times_variance():
+    """10 EUR straight-up: 100 x 46656/1369 = 3408.03506.. -> 3408.0351 EUR²; a 0 stake gives 0."""
+    from pitwatch.rules.edges import theoretical_variance
+    rs = load_ruleset("french_roulette.galicia")
+    assert theoretical_variance(rs, "straight:17", D("10.00")) == D("3408.0351")
+    assert theoretical_variance(rs, "straight:17", D("0.00")) == D("0.0000")
+    with pytest.raises(RuleError):
+        theoretical_variance(rs, "straight:17", D("-1"))

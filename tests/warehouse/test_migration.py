@@ -29,13 +29,14 @@ BASE_TABLES = ("events_raw", "settlements", "alerts", "rulesets", "rejected", "p
 D = Decimal
 
 HOURLY_COLUMNS = ["casino_id", "table_id", "game", "gaming_day", "hour", "bets", "handle", "win",
-                  "theoretical_win", "expected_payout", "recorded_payout", "commission", "discrepancies",
+                  "theoretical_win", "theoretical_variance", "expected_payout", "recorded_payout", "commission", "discrepancies",
                   "discrepancy_amount", "drop", "cashed", "fills", "credits", "tips"]
 
 MIGRATION_FROM_2021DA7 = [
     ("add_column", "settlements", "handle Decimal(18, 2)"),
     ("add_column", "settlements", "win Decimal(18, 2)"),
     ("add_column", "settlements", "theoretical_win Decimal(18, 4)"),
+    ("add_column", "settlements", "theoretical_variance Decimal(18, 4)"),
     ("add_column", "settlements", "gaming_day Date"),
     ("backfill_column", "settlements", None),
     ("create_table", "skipped", None),
@@ -182,7 +183,7 @@ def test_previous_release_warehouse_is_migrated(old_warehouse, caplog):
         assert detail is None or step.detail == detail
         assert str(step) in caplog.text
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    for col in ("handle", "win", "theoretical_win"):
+    for col in ("handle", "win", "theoretical_win", "theoretical_variance"):
         assert any(re.search(rf"settlements\.{col} added: the [45] row\(s\) stored before keep the default", m)
                    and "replay" in m for m in warned), col  # 5 stored rows, 4 once duplicates merge
     assert not any("gaming_day" in m for m in warned)
@@ -190,7 +191,7 @@ def test_previous_release_warehouse_is_migrated(old_warehouse, caplog):
     # the new columns, in schema.sql's order, and the new table
     tables = wh.tables()
     cols = list(tables["settlements"].columns)
-    assert cols[cols.index("detail"):] == ["detail", "handle", "win", "theoretical_win", "gaming_day",
+    assert cols[cols.index("detail"):] == ["detail", "handle", "win", "theoretical_win", "theoretical_variance", "gaming_day",
                                            "settled_at", "settled_ms"]
     assert tables["settlements"].columns["theoretical_win"] == "Decimal(18, 4)"
     assert tables["settlements"].columns["gaming_day"] == "Date"
@@ -252,7 +253,7 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[9:-1]]
+    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[10:-1]]
     assert _hourly(warehouse) == expected
     assert warehouse.ensure_schema() == []
 

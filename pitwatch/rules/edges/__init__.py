@@ -9,7 +9,11 @@ version with another payout has another edge.
   initial stake (straight-up 35:1 on a 37-pocket wheel: 1/37);
 - :func:`edge_table` ``(ruleset)``: one :class:`EdgeLine` per bet kind (what ``pitwatch rulesets edges
   RULESET`` prints);
-- :func:`theoretical_win` ``(ruleset, spot, stake)``: stake x edge in euros, 4 decimal places.
+- :func:`theoretical_win` ``(ruleset, spot, stake)``: stake x edge in euros, 4 decimal places;
+- :func:`bet_variance` ``(ruleset, spot)``: the variance of a bet's net result per unit of stake
+  squared (straight-up: 46656/1369, σ ≈ 5.84; banca ≈ 0.93²), and :func:`theoretical_variance`
+  ``(ruleset, spot, stake)``: stake² x that in euros², 4 decimal places. Bets are independent, so
+  a table's variance is the sum of its bets', and its 95% band is theoretical win ± 1.96 σ.
 
 Per game: :mod:`pitwatch.rules.edges.roulette` (exact fractions over the 37 pockets, en prison and
 half back), :mod:`pitwatch.rules.edges.baccarat` (exact, every deal of the shoe),
@@ -72,6 +76,30 @@ def house_edge(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None
     return blackjack.spot_edge(ruleset, spot, decks)
 
 
+def bet_variance(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None = None,
+                 decks: int | None = None) -> Fraction:
+    """Variance of the player's net result of a bet on ``spot`` per unit of initial stake, squared:
+    roulette and punto y banca exact under the same model as :func:`house_edge`, blackjack's main bet
+    an approximation from a published simulation (:func:`pitwatch.rules.edges.blackjack.main_variance`).
+    Arguments and errors as :func:`house_edge`."""
+    game = _game(ruleset)
+    if game == "french_roulette":
+        return roulette.variance(ruleset, spot, options)
+    if game == "punto_banca":
+        return baccarat.spot_variance(ruleset, spot, decks)
+    return blackjack.spot_variance(ruleset, spot, decks)
+
+
+def theoretical_variance(ruleset: Ruleset, spot: str, stake: Decimal, *, options: Mapping[str, str] | None = None,
+                         decks: int | None = None) -> Decimal:
+    """Variance of one bet's result in euros²: ``stake``² x :func:`bet_variance`, rounded to
+    :data:`WIN_PLACES` places half to even (``Decimal("10.00")`` on ``straight:17`` paid 35:1 ->
+    ``Decimal("3408.0351")``). Raises ``RuleError`` as :func:`house_edge`, and for a negative stake."""
+    if stake < 0:
+        raise RuleError(f"a stake cannot be negative ({stake} EUR)")
+    return quantize(Fraction(stake) ** 2 * bet_variance(ruleset, spot, options=options, decks=decks), WIN_PLACES)
+
+
 def theoretical_win(ruleset: Ruleset, spot: str, stake: Decimal, *, options: Mapping[str, str] | None = None,
                     decks: int | None = None) -> Decimal:
     """Theoretical win of one bet: ``stake`` (euros, the initial stake: doubles, splits and en-prison
@@ -84,4 +112,5 @@ def theoretical_win(ruleset: Ruleset, spot: str, stake: Decimal, *, options: Map
     return quantize(Fraction(stake) * house_edge(ruleset, spot, options=options, decks=decks), WIN_PLACES)
 
 
-__all__ = ["WIN_PLACES", "EdgeLine", "edge_table", "house_edge", "theoretical_win"]
+__all__ = ["WIN_PLACES", "EdgeLine", "bet_variance", "edge_table", "house_edge", "theoretical_variance",
+           "theoretical_win"]

@@ -284,6 +284,56 @@ def insurance_edge(ruleset: Ruleset, decks: int | None = None) -> Fraction:
     return 1 - (1 + ratio) * Fraction(tens, cards - 1)
 
 
+MAIN_VARIANCE_BASE = Fraction("1.308")
+"""Variance of the main bet per unit of initial stake squared, basic strategy, 6 decks, dealer hits
+soft 17, no double after split, no surrender, no re-split aces: the published simulation of the
+Wizard of Odds, "Variance in blackjack" (wizardofodds.com/games/blackjack/appendix/4, summary
+table; Wong's *Professional Blackjack* gives 1.28 for the stand-on-soft-17 row, 1.295 there)."""
+
+MAIN_VARIANCE_EFFECTS: tuple[tuple[str, Fraction], ...] = (
+    ("dealer stands on soft 17", Fraction("-0.00838")),
+    ("double after split", Fraction("0.03753")),
+    ("surrender", Fraction("-0.03629")),
+    ("re-split aces", Fraction("0.00207")),
+    ("8 or more decks", Fraction("0.00071")),
+    ("1 or 2 decks", Fraction("-0.00530")),
+)
+"""The same source's effect of each rule on that variance ("Effect of rule variation" table)."""
+
+
+def main_variance(ruleset: Ruleset, decks: int | None = None) -> Fraction:
+    """Variance of the main bet's net result per unit of initial stake squared (σ ≈ 1.14): not
+    derived from the deal like the edge but :data:`MAIN_VARIANCE_BASE` plus the
+    :data:`MAIN_VARIANCE_EFFECTS` of the ruleset's rules (an approximation: basic strategy, a hole
+    card, 3 to 7 decks counted as 6; the European no-hole-card rule is not in the source)."""
+    play = Play.of(ruleset, decks)
+    applies = {"dealer stands on soft 17": not play.hits_soft_17, "double after split": play.double_after_split,
+               "surrender": play.surrender, "re-split aces": play.resplit_aces,
+               "8 or more decks": play.decks >= 8, "1 or 2 decks": play.decks <= 2}
+    return MAIN_VARIANCE_BASE + sum((v for k, v in MAIN_VARIANCE_EFFECTS if applies[k]), Fraction(0))
+
+
+def insurance_variance(ruleset: Ruleset, decks: int | None = None) -> Fraction:
+    """Insurance's variance per unit insured squared, exact: wins ``payouts.insurance`` with the
+    probability of :func:`insurance_edge`, else loses 1 (2:1 on 6 decks: σ ≈ 1.39)."""
+    play = Play.of(ruleset, decks)
+    ratio = Fraction(ruleset.model_as(BlackjackRuleset).payouts.insurance)
+    tens, cards = PER_DECK[10] * play.decks, sum(PER_DECK.values()) * play.decks
+    p = Fraction(tens, cards - 1)
+    mean = -insurance_edge(ruleset, decks)
+    return p * ratio * ratio + (1 - p) - mean * mean
+
+
+def spot_variance(ruleset: Ruleset, spot: str, decks: int | None = None) -> Fraction:
+    """Variance of the main bet (:func:`main_variance`) or of insurance (:func:`insurance_variance`).
+    Raises ``RuleError`` (a ``ValueError``) for any other spot."""
+    if spot == MAIN_SPOT:
+        return main_variance(ruleset, decks)
+    if spot == INSURANCE_SPOT:
+        return insurance_variance(ruleset, decks)
+    raise RuleError(f"{spot!r} is not a blackjack bet (spots: {MAIN_SPOT!r}, {INSURANCE_SPOT!r})")
+
+
 def spot_edge(ruleset: Ruleset, spot: str, decks: int | None = None) -> Fraction:
     """Edge of the main bet (``spot`` ``"main"``) or of insurance (``"insurance"``). Raises
     ``RuleError`` (a ``ValueError``) for any other spot."""
@@ -328,5 +378,6 @@ def edge_table(ruleset: Ruleset, decks: int | None = None) -> list[EdgeLine]:
     ]
 
 
-__all__ = ["INSURANCE_SPOT", "PER_DECK", "PLACES", "Play", "dealer_outcomes", "draw_table", "edge_table", "insurance_edge",
-           "main_edge", "main_edge_decimal", "spot_edge"]
+__all__ = ["INSURANCE_SPOT", "MAIN_VARIANCE_BASE", "MAIN_VARIANCE_EFFECTS", "PER_DECK", "PLACES", "Play", "dealer_outcomes",
+           "draw_table", "edge_table", "insurance_edge", "insurance_variance", "main_edge", "main_edge_decimal",
+           "main_variance", "spot_edge", "spot_variance"]

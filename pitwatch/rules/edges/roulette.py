@@ -87,11 +87,41 @@ def spot_edge(ruleset: Ruleset, spot: Spot, fate: str) -> Fraction:
     return 1 - n * (1 + a) - back
 
 
+def spot_variance(ruleset: Ruleset, spot: Spot, fate: str) -> Fraction:
+    """Variance of the player's net result X of a bet on ``spot``, per unit of initial stake squared
+    (E[X²] - E[X]², E[X] = -edge); ``fate`` as in :func:`spot_edge`. Exact, same model as the edge.
+
+    A bet covering ``n`` of 37 pockets paying ``a``: X = a (n/37) or -1: straight-up 35:1 gives
+    1261/37 - (1/37)² = 46656/1369 (σ ≈ 5.838). A simple chance: +a (18/37), -1 (18/37), and at a
+    zero (1/37) either r - 1 (half back) or, en prison, after k more zeros (each 1/37) released
+    (18/37, X = r^k - 1) or lost (18/37, X = -1); the sums over k are geometric series."""
+    m = _model(ruleset)
+    a = Fraction(m.payouts.ratio(spot.kind))
+    n = Fraction(len(spot.numbers), POCKETS)
+    mean = -spot_edge(ruleset, spot, fate)
+    if not spot.simple:
+        return n * a * a + (1 - n) - mean * mean
+    z = Fraction(1, POCKETS)
+    lose = 1 - n - z
+    r = Fraction(m.zero.refund_fraction)
+    if fate == "half_back":
+        at_zero = (r - 1) ** 2
+    else:  # sum over k >= 0 of z^k [n (r^k - 1)² + lose]
+        at_zero = n * (1 / (1 - z * r * r) - 2 / (1 - z * r) + 1 / (1 - z)) + lose / (1 - z)
+    return n * a * a + lose + z * at_zero - mean * mean
+
+
 def house_edge(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None = None) -> Fraction:
     """House edge of a bet on roulette spot code ``spot`` (e.g. ``"straight:17"``, ``"red"``), per unit
     of initial stake. Simple chances take the zero rule of ``options["zero_default"]`` or the ruleset's
     default. Raises ``RuleError`` (a ``ValueError``) for a code that is not on the layout."""
     return spot_edge(ruleset, parse_spot(spot), zero_fate(ruleset, options))
+
+
+def variance(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None = None) -> Fraction:
+    """:func:`spot_variance` of roulette spot code ``spot`` under the table's zero rule (``options`` as in
+    :func:`house_edge`). Raises ``RuleError`` for a code that is not on the layout."""
+    return spot_variance(ruleset, parse_spot(spot), zero_fate(ruleset, options))
 
 
 def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> list[EdgeLine]:
@@ -132,4 +162,4 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
     return out
 
 
-__all__ = ["POCKETS", "ZERO_FATES", "edge_table", "house_edge", "spot_edge", "zero_fate"]
+__all__ = ["POCKETS", "ZERO_FATES", "edge_table", "house_edge", "spot_edge", "spot_variance", "variance", "zero_fate"]
