@@ -23,7 +23,7 @@ BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
 RELIABILITY_ARGS ?=
-APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium
+APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core
 # the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
 NATIVE_SOURCES := $(shell find pitwatch/rules pitwatch/detectors pitwatch/schemas -name '*.py') \
 	pitwatch/replay/__init__.py pitwatch/native.py
@@ -67,12 +67,14 @@ $(STAMPS)/bench: pyproject.toml $(STAMPS)/pip
 	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test,bench,local]'
 	@mkdir -p $(STAMPS) && touch $@
 
-# Debian's ClickHouse server (tests run the warehouse against it) and kcat. Installed only
+# Debian packages the tests and the demo need: the ClickHouse 18.16 server, kcat, gcc (the
+# compiled fold), chromium (the preview test), poppler-utils (the PDF tests) and the Pango
+# libraries and fonts WeasyPrint draws PDFs with. Installed only
 # when missing and only as root; otherwise a warning (the tests needing them skip, or fail
 # under CI=true).
 sysdeps:
 	@missing=""; \
-	for tool in clickhouse-server clickhouse-client kcat gcc chromium; do \
+	for tool in clickhouse-server clickhouse-client kcat gcc chromium pdftoppm; do \
 	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || [ -x /usr/bin/$$tool ] || missing="$$missing $$tool"; \
 	done; \
 	if [ -n "$$missing" ]; then \

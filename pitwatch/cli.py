@@ -17,6 +17,7 @@ from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
 from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
+from pitwatch.report.commands import report_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
 
@@ -40,6 +41,7 @@ app.add_typer(docs_app, name="docs")
 app.add_typer(alert_app, name="alert")
 app.add_typer(case_app, name="case")
 app.add_typer(dashboards_app, name="dashboards")
+app.add_typer(report_app, name="report")
 native_app = typer.Typer(help="The rules engine's fold compiled with mypyc (same verdicts, faster).",
                          no_args_is_help=True)
 app.add_typer(native_app, name="native")
@@ -315,7 +317,9 @@ def replay_round_cmd(
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
     fmt: str = typer.Option("text", "--format", help="text, json (JSON Lines, see README), html (the auditor's "
-                            "dossier) or dossier (the dossier as one JSON document)"),
+                            "dossier), pdf (the dossier as PDF, to --out) or dossier (the dossier as one JSON "
+                            "document)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="The PDF file to write (--format pdf)."),
     current_ruleset: bool = typer.Option(
         False, "--current-ruleset",
         help="Judge with the ruleset version shipped with this release instead of the version in force "
@@ -329,12 +333,14 @@ def replay_round_cmd(
     from pitwatch.replay.warehouse import replay_round
     from pitwatch.warehouse import WarehouseError
 
-    if fmt not in ("text", "json", "html", "dossier"):
-        _fail("--format must be text, json, html or dossier")
+    if fmt not in ("text", "json", "html", "pdf", "dossier"):
+        _fail("--format must be text, json, html, pdf or dossier")
+    if (fmt == "pdf") != (out is not None):
+        _fail("--format pdf needs --out FILE.pdf, and --out is only for --format pdf")
     settings = _settings(warehouse_url=warehouse)
     stats = ReplayStats()
-    if fmt in ("html", "dossier"):
-        _dossier(settings.warehouse_url, table_id, round_id, current_ruleset, fmt, stats)
+    if fmt in ("html", "pdf", "dossier"):
+        _dossier(settings.warehouse_url, table_id, round_id, current_ruleset, fmt, stats, out)
         return
     try:
         found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset,
@@ -346,15 +352,15 @@ def replay_round_cmd(
     items, judged = found
     if judged is not None:
         err.print(judged.describe())
-    out = _replay_printer(fmt)
+    show = _replay_printer(fmt)
     for item in items:
-        out(item)
+        show(item)
     _replay_done(stats, fmt)
 
 
-def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats) -> None:
-    """Print the round's dossier (HTML, or its JSON for ``dossier``) and exit with the replay's
-    status."""
+def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats, out: Path | None) -> None:
+    """Print the round's dossier (HTML, or its JSON for ``dossier``) or write it as a PDF to
+    ``out`` (``pdf``), and exit with the replay's status."""
     from pitwatch.replay.dossier import render_html, round_dossier
     from pitwatch.warehouse import WarehouseError
 
@@ -364,7 +370,17 @@ def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, st
         _fail(f"cannot write the dossier from {url}: {exc}")
     if doc is None:
         _fail(f"round {round_id} of table {table_id} not found in {url}")
-    print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
+    if fmt == "pdf":
+        from pitwatch.report.render import write_pdf
+
+        assert out is not None
+        try:
+            write_pdf(render_html(doc), out)
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc}")
+        err.print(f"wrote {out}")
+    else:
+        print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
     raise typer.Exit(stats.exit_status)
 
 

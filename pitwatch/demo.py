@@ -172,30 +172,70 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
            "precision": summary["score"]["precision"], "alerts": summary["score"]["alerts"],
            "alerts_on_clean_rounds": summary["score"]["alerts_on_clean_rounds"]},
         default=str, indent=2))
-    preview, dossier = write_outputs(warehouse_url, data_dir)
-    console.print(f"dashboards preview (every panel, drawn from the warehouse): {preview}", soft_wrap=True,
-                  highlight=False)
-    if dossier is not None:
-        console.print(f"auditor's dossier of a flagged round: {dossier}", soft_wrap=True, highlight=False)
+    acted = simulate_surveillance(warehouse_url, seed)
+    console.print(f"simulated surveillance staff: {acted} actions on the alerts (acknowledge, escalate, close)")
+    with progress() as p:
+        task = p.add_task("writing preview, reports", total=None)
+        outputs = write_outputs(warehouse_url, data_dir)
+        p.update(task, total=1, completed=1)
+    for label, path in outputs:
+        console.print(f"{label}: {path}", soft_wrap=True, highlight=False)
     return 0
 
 
-def write_outputs(warehouse_url: str, data_dir: Path) -> tuple[Path, Path | None]:
-    """Write what a newcomer opens after the demo: the dashboards' static preview
-    (``DATA_DIR/preview/dashboards.html``) and the dossier of the first round with a payout
-    discrepancy (``DATA_DIR/dossier/TABLE-ROUND.html``, none if no round has one); returns
-    their paths."""
-    from pitwatch.dashboards.preview import write_preview
-    from pitwatch.replay.dossier import first_flagged_round, render_html, round_dossier
+def simulate_surveillance(warehouse_url: str, seed: int) -> int:
+    """Store what simulated surveillance staff do with the evening's alerts
+    (:func:`pitwatch.sim.surveillance.surveillance_actions`), each checked against its alert's
+    history by the lifecycle fold, in the warehouse's ``alert_actions`` (the demo's broker is
+    stopped by then: ``pitwatch alert ...`` also puts an action on its topic); returns how many
+    actions were stored."""
+    from datetime import timedelta, timezone
+
+    from pitwatch.lifecycle.state import AlertStatus, apply
+    from pitwatch.lifecycle.store import action_row
+    from pitwatch.sim.surveillance import surveillance_actions
     from pitwatch.warehouse import open_warehouse
 
     with open_warehouse(warehouse_url) as wh:
-        preview = write_preview(wh, data_dir / "preview")
+        alerts = [{"alert_id": r[0], "kind": r[1], "severity": r[2],
+                   "detected_at": r[3].replace(tzinfo=timezone.utc) + timedelta(milliseconds=int(r[4]))}
+                  for r in wh.query("SELECT alert_id, kind, severity, detected_at, detected_ms "
+                                    "FROM pitwatch.alerts FINAL ORDER BY alert_id")]
+        actions = surveillance_actions(alerts, seed)
+        status: dict[str, AlertStatus] = {}
+        for a in actions:  # apply raises ActionError for an action the alert's state does not allow
+            status[a.alert_id] = apply(status.get(a.alert_id) or AlertStatus(a.alert_id), a)
+        return wh.insert_new("alert_actions", [action_row(a) for a in actions])
+
+
+def write_outputs(warehouse_url: str, data_dir: Path) -> list[tuple[str, Path]]:
+    """Write what a newcomer opens after the demo, and return ``(what, path)`` pairs: the
+    dashboards' static preview (``DATA_DIR/preview/dashboards.html``), the monthly report of each
+    casino for the evening's month (``DATA_DIR/report/``: HTML, PDF, CSV) and the dossier of the
+    first round with a payout discrepancy (``DATA_DIR/dossier/TABLE-ROUND.html`` and ``.pdf``, none
+    if no round has one)."""
+    from pitwatch.dashboards.preview import write_preview
+    from pitwatch.replay.dossier import first_flagged_round, render_html, round_dossier
+    from pitwatch.report.monthly import build_monthly
+    from pitwatch.report.render import write_pdf, write_report
+    from pitwatch.warehouse import open_warehouse
+
+    out: list[tuple[str, Path]] = []
+    with open_warehouse(warehouse_url) as wh:
+        out.append(("dashboards preview (every panel, drawn from the warehouse)", write_preview(wh, data_dir / "preview")))
         flagged = first_flagged_round(wh)
+        months = wh.query("SELECT DISTINCT casino_id, toYYYYMM(gaming_day) FROM pitwatch.table_hourly "
+                          "ORDER BY casino_id, toYYYYMM(gaming_day)")
+        for casino_id, yyyymm in months:
+            month = f"{int(yyyymm) // 100:04d}-{int(yyyymm) % 100:02d}"
+            paths = write_report(build_monthly(wh, casino_id, month), data_dir / "report")
+            out.append((f"monthly report {casino_id} {month} (HTML, PDF, {len(paths) - 2} CSV)", paths[1]))
     doc = round_dossier(warehouse_url, *flagged) if flagged else None
-    if doc is None:
-        return preview, None
-    path = data_dir / "dossier" / f"{doc['table_id']}-{doc['round_id']}.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(doc))
-    return preview, path
+    if doc is not None:
+        path = data_dir / "dossier" / f"{doc['table_id']}-{doc['round_id']}.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page = render_html(doc)
+        path.write_text(page)
+        out.append(("auditor's dossier of a flagged round", path))
+        out.append(("the same dossier as PDF", write_pdf(page, path.with_suffix(".pdf"))))
+    return out

@@ -1,4 +1,4 @@
-"""The auditor's dossier (issue 8 §4): `pitwatch replay round T R --format dossier|html` from a
+"""The auditor's dossier (issue 8 §4): `pitwatch replay round T R --format dossier|html|pdf` from a
 real warehouse (chDB). The round R2 of table GAL-RF-09 (tests/test_replay_cli.py): straight-up on
 17 recorded as 350.00 where 000 L133 pays thirty-five times the stake (10.00 € -> 360.00 back):
 under-paid by 10.00 €; the surveillance room acknowledged its alert."""
@@ -16,10 +16,11 @@ from pitwatch.warehouse import open_warehouse
 from typer.testing import CliRunner
 
 from tests.fixtures.batches import store_rows
+from tests.fixtures.poppler import pdf_pages, pdf_text
 from tests.test_replay_cli import TABLE, Events
 
 
-def test_the_dossier_of_a_disputed_round(chdb_url):
+def test_the_dossier_of_a_disputed_round(chdb_url, tmp_path):
     lines = Events().open().spin_17("R2", straight_paid="350.00").lines
     rows = BatchProcessor(lambda _t: None).process(
         [InMessage(TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(lines)]).rows
@@ -50,3 +51,13 @@ def test_the_dossier_of_a_disputed_round(chdb_url):
     assert "Dossier of round R2, table GAL-RF-09" in html
     assert "Pleno o número completo" in html and "surv-3" in html and "-10.00" in html
     assert runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "pdf"]).exit_code == 2
+
+    # the same dossier as a PDF (WeasyPrint), read back with poppler: pages drawn, the law quoted
+    pdf = tmp_path / "R2.pdf"
+    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "pdf", "--out", str(pdf)])
+    assert res.exit_code == 1 and f"wrote {pdf}" in res.output, res.output
+    pages = pdf_pages(pdf, tmp_path)
+    assert pages and all(p.stat().st_size > 2000 for p in pages)
+    text = " ".join(pdf_text(pdf).split())
+    assert "Dossier of round R2, table GAL-RF-09" in text and "Pleno o número completo" in text
+    assert "-10.00" in text and "surv-3" in text

@@ -264,7 +264,7 @@ def test_usage_errors_exit_2(tmp_path):
     res = replay(tmp_path / "missing.jsonl")
     assert res.exit_code == 2 and "does not exist" in res.output
     res = runner.invoke(app, ["replay", "round", TABLE, "R1", "--format", "yaml"])
-    assert res.exit_code == 2 and "--format must be text, json, html or dossier" in res.stderr
+    assert res.exit_code == 2 and "--format must be text, json, html, pdf or dossier" in res.stderr
 
 
 # --------------------------------------------------------------------------- replay round

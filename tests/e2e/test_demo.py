@@ -42,3 +42,15 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     dossiers = list((data / "dossier").glob("*.html"))
     assert len(dossiers) == 1 and "payout_discrepancy" in dossiers[0].read_text()
     assert f"auditor's dossier of a flagged round: {dossiers[0]}" in proc.stdout
+    assert dossiers[0].with_suffix(".pdf").read_bytes().startswith(b"%PDF")
+    # the monthly report of each casino of the evening (21 Nov 2026), in HTML, PDF and CSV; the
+    # simulated surveillance staff acted on the alerts, so the report has response times
+    assert "simulated surveillance staff:" in proc.stdout
+    from pitwatch.report.render import CSV_FILES
+    for casino in ("gal-coruna", "and-marbella"):  # 6 tables: the 7th, of ast-gijon, is not there
+        pdf = data / "report" / f"{casino}-2026-11.pdf"
+        assert f"monthly report {casino} 2026-11 (HTML, PDF, {len(CSV_FILES)} CSV): {pdf}" in proc.stdout
+        assert pdf.read_bytes().startswith(b"%PDF") and pdf.with_suffix(".html").is_file()
+        assert len(list((data / "report").glob(f"{casino}-2026-11-*.csv"))) == len(CSV_FILES)
+    summary_csv = (data / "report" / "gal-coruna-2026-11-summary.csv").read_text()
+    assert "median_ack_minutes," in summary_csv and "median_ack_minutes,\n" not in summary_csv
