@@ -6,11 +6,11 @@ from pathlib import Path
 
 from grafana_foundation_sdk.cog.encoder import JSONEncoder
 
-from pitwatch.dashboards import integrity, provisioning, round_lookup, surveillance
+from pitwatch.dashboards import integrity, performance, provisioning, round_lookup, surveillance
 from pitwatch.dashboards.layout import Board, build
 
-DASHBOARDS: dict[str, Board] = {"surveillance": surveillance.BOARD, "integrity": integrity.BOARD,
-                                "round-lookup": round_lookup.BOARD}
+DASHBOARDS: dict[str, Board] = {"surveillance": surveillance.BOARD, "performance": performance.BOARD,
+                                "integrity": integrity.BOARD, "round-lookup": round_lookup.BOARD}
 """File stem -> each dashboard."""
 
 def dashboard_json(name: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from grafana_foundation_sdk.builders import dashboard, stat, table, timeseries
-from grafana_foundation_sdk.models.dashboard import DataSourceRef, GridPos
+from grafana_foundation_sdk.models.dashboard import DataSourceRef, DynamicConfigValue, GridPos
 
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, SQL
 
@@ -19,7 +19,9 @@ ALL_VALUE = "'*'"
 @dataclass(frozen=True)
 class Panel:
     """One panel: ``kind`` (stat, table, timeseries), the plugin's ``query_type`` (table or
-    timeSeries), the raw ``sql`` with macros and variables, its size on the 24-column grid."""
+    timeSeries), the raw ``sql`` with macros and variables, its size on the 24-column grid;
+    ``highlight`` names a table column of deviations in σ whose cells turn red outside ±1.96 (the
+    95% band) and green inside."""
 
     title: str
     kind: str
@@ -27,6 +29,7 @@ class Panel:
     sql: str
     width: int = 12
     height: int = 8
+    highlight: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,15 @@ class Board:
     panels: tuple[Panel, ...]
     refresh: str = "1m"
     since: str = "now-24h"
+
+
+BAND_COLOURS = [
+    DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-background"}),
+    DynamicConfigValue(id_val="thresholds", value={"mode": "absolute", "steps": [
+        {"color": "red", "value": None}, {"color": "green", "value": -1.96}, {"color": "red", "value": 1.96}]}),
+]
+"""A field override: the cell red below -1.96 σ and above +1.96 σ, green between (Grafana's
+thresholds: each step's colour from its value up)."""
 
 
 def selected(column: str, variable: str) -> str:
@@ -78,7 +90,10 @@ def build(board: Board) -> dashboard.Dashboard:
         if p.kind == "stat":
             out = out.with_panel(stat.Panel().title(p.title).datasource(ds).grid_pos(pos).with_target(target))
         elif p.kind == "table":
-            out = out.with_panel(table.Panel().title(p.title).datasource(ds).grid_pos(pos).with_target(target))
+            panel = table.Panel().title(p.title).datasource(ds).grid_pos(pos).with_target(target)
+            if p.highlight:
+                panel = panel.override_by_name(p.highlight, BAND_COLOURS)
+            out = out.with_panel(panel)
         elif p.kind == "timeseries":
             out = out.with_panel(timeseries.Panel().title(p.title).datasource(ds).grid_pos(pos).with_target(target))
         else:

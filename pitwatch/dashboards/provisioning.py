@@ -17,25 +17,33 @@ from typing import Any
 
 import yaml
 
+from pitwatch.dashboards.performance import outside_band
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, ClickHouseQuery
 from pitwatch.dashboards.surveillance import unacknowledged_high
 
 FOLDER_UID = "pitwatch"
 RULE_GROUP = "pitwatch"
 
-ALERT_RULES: dict[str, tuple[str, str, str]] = {
+ALERT_RULES: dict[str, tuple[str, str, str, int]] = {
     "pitwatch-unacknowledged-high": (
         "Unacknowledged high-severity alerts",
         unacknowledged_high("$__timeFilter(detected_at)"),
         "High or critical pitwatch alerts detected in the last 10 minutes and not yet acknowledged: "
-        "see the surveillance room dashboard, act with `pitwatch alert ack ID`."),
+        "see the surveillance room dashboard, act with `pitwatch alert ack ID`.", 600),
     "pitwatch-quarantined-tables": (
         "Quarantined tables",
         """SELECT uniqExact(table_id) AS tables FROM pitwatch.parked FINAL WHERE $__timeFilter(parked_at)""",
         "A table's events are parked after an engine failure: fix the cause, then "
-        "`pitwatch quarantine release TABLE --by NAME`."),
+        "`pitwatch quarantine release TABLE --by NAME`.", 600),
+    "pitwatch-hold-band": (
+        "Tables outside the 95% band",
+        outside_band("$__timeFilter(hour)"),
+        "A table's win over the last 24 hours is more than 1.96 σ from its theoretical win (σ from "
+        "the variance of its bets): see the table performance dashboard, check the table's "
+        "payouts, fills and credits, and its dealers.", 86400),
 }
-"""Rule uid -> (title, SQL counting what fires the rule when above 0, what to do)."""
+"""Rule uid -> (title, SQL counting what fires the rule when above 0, what to do, the seconds of
+data it looks back over)."""
 
 
 def datasource() -> dict[str, Any]:
@@ -57,17 +65,18 @@ def dashboard_provider() -> dict[str, Any]:
 
 def alert_rule(uid: str, in_file: bool = False) -> dict[str, Any]:
     """One rule of :data:`ALERT_RULES` as Grafana's provisioning and HTTP API represent it: query
-    A on the ClickHouse datasource over the last 10 minutes, then a threshold A > 0 (expression C).
+    A on the ClickHouse datasource over the rule's look-back (10 minutes, a day for the hold band),
+    then a threshold A > 0 (expression C).
     ``in_file``: for a provisioning file, where Grafana replaces ``$NAME`` by the environment's
     value, so the plugin's macros are written ``$$__timeFilter`` (Grafana's escape for a ``$``)."""
-    title, sql, what = ALERT_RULES[uid]
+    title, sql, what, seconds = ALERT_RULES[uid]
     query = ClickHouseQuery(sql.replace("$", "$$") if in_file else sql, "table", "A").to_json()
     return {
         "uid": uid, "title": title, "condition": "C", "for": "0s", "noDataState": "OK",
         "execErrState": "Error", "labels": {"team": "surveillance"},
         "annotations": {"summary": title, "description": what},
         "data": [
-            {"refId": "A", "relativeTimeRange": {"from": 600, "to": 0}, "datasourceUid": DATASOURCE_UID,
+            {"refId": "A", "relativeTimeRange": {"from": seconds, "to": 0}, "datasourceUid": DATASOURCE_UID,
              "model": query},
             {"refId": "C", "datasourceUid": "__expr__",
              "model": {"refId": "C", "type": "threshold", "expression": "A",

@@ -9,7 +9,10 @@ portable between ClickHouse 18.16 and current releases, time bucketed with ``int
 - alerts per interval by kind;
 - tables ranked by open alerts;
 - rejected, parked and skipped messages;
-- pipeline lag: seconds from an event's time to its storing (``events_raw.ingested_at``).
+- pipeline lag: seconds from an event's time to its storing (``events_raw.ingested_at``);
+- response times: of the alerts detected in the range, how many were acknowledged and closed, and
+  the median seconds from detection to the acknowledgement and to the close
+  (:func:`pitwatch.lifecycle.store.response_sql`).
 
 Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-value, All).
 """
@@ -17,6 +20,7 @@ Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-
 from __future__ import annotations
 
 from pitwatch.dashboards.layout import Board, Panel, Variable, all_selected, selected
+from pitwatch.lifecycle.store import response_sql
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id"}
 
@@ -82,6 +86,7 @@ FROM pitwatch.events_raw FINAL
 WHERE $__timeFilter(occurred_at) AND {filters()}
 GROUP BY time
 ORDER BY time"""),
+    "Response times (median s)": ("table", response_sql(f"$__timeFilter(detected_at) AND {filters()}")),
 }
 """Panel title -> (query type, raw SQL with the plugin's macros and the template variables)."""
 
@@ -94,6 +99,7 @@ _LAYOUT = {  # title -> (panel kind, width, height)
     "Tables by open alerts": ("table", 6, 8),
     "Rejected, parked and skipped messages": ("table", 6, 6),
     "Pipeline lag (event time to stored, s)": ("timeseries", 12, 8),
+    "Response times (median s)": ("table", 12, 5),
 }
 
 BOARD = Board(

@@ -133,8 +133,12 @@ def current(wh: Any, state: str | None = None, alert_id: str | None = None, limi
     return out
 
 
-RESPONSE_SQL = """
-SELECT count() AS alerts, countIf(ack_s >= 0) AS acknowledged, countIf(close_s >= 0) AS closed,
+def response_sql(where: str) -> str:
+    """SQL of the response times of the alerts matching ``where`` (a condition on ``alerts``): how
+    many, how many acknowledged and closed, and the median seconds from detection to the first
+    acknowledgement (or escalation) and to the close. The surveillance dashboard's panel and
+    :func:`response_times` run it."""
+    return f"""SELECT count() AS alerts, countIf(ack_s >= 0) AS acknowledged, countIf(close_s >= 0) AS closed,
        quantileExactIf(0.5)(ack_s, ack_s >= 0) AS median_ack_s,
        quantileExactIf(0.5)(close_s, close_s >= 0) AS median_close_s
 FROM
@@ -142,12 +146,13 @@ FROM
     SELECT if(s.acknowledged_ms > 0, (toInt64(s.acknowledged_ms) - a.t) / 1000, -1) AS ack_s,
            if(s.closed_ms > 0, (toInt64(s.closed_ms) - a.t) / 1000, -1) AS close_s
     FROM (SELECT alert_id, toInt64(detected_at) * 1000 + detected_ms AS t FROM pitwatch.alerts FINAL
-          WHERE detected_at >= toDateTime(%(since)s, 'UTC') AND detected_at < toDateTime(%(until)s, 'UTC')) AS a
+          WHERE {where}) AS a
     ANY LEFT JOIN (SELECT alert_id, acknowledged_ms, closed_ms FROM pitwatch.alert_status) AS s USING alert_id
-)
-"""
-"""Response times of the alerts detected in ``[since, until)``: how many, how many acknowledged and
-closed, and the median seconds from detection to the first acknowledgement and to the close."""
+)"""
+
+
+RESPONSE_SQL = response_sql("detected_at >= toDateTime(%(since)s, 'UTC') AND detected_at < toDateTime(%(until)s, 'UTC')")
+"""Response times of the alerts detected in ``[since, until)``."""
 
 
 def response_times(wh: Any, since: datetime, until: datetime) -> dict[str, Any]:

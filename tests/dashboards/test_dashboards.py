@@ -6,7 +6,7 @@ the columns its panel needs, with rows where the evening has data."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 import pytest
 from grafana_foundation_sdk.cog.encoder import JSONEncoder
@@ -18,10 +18,8 @@ from pitwatch.dashboards.macros import ALL, Context, Variable, expand
 from pitwatch.dashboards.query import ClickHouseQuery
 from pitwatch.lifecycle.actions import new_action
 from pitwatch.lifecycle.store import record
-from pitwatch.sim.base import simulate
-from pitwatch.streams.processor import BatchProcessor, InMessage
 
-START = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+from tests.dashboards.conftest import START
 
 
 def test_the_plugins_macros_expand_as_its_source_does():
@@ -63,15 +61,6 @@ def test_the_dashboard_json_round_trips_through_the_sdk_models(name):
     assert JSONEncoder(sort_keys=True, indent=2).encode(build(board).build()) == text
 
 
-@pytest.fixture(scope="module")
-def evening_rows() -> dict[str, list[dict]]:
-    events, _ = simulate(4, 1.0, 5)
-    lines = [json.dumps(e).encode() for e in events]
-    msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(lines)]
-    msgs.append(InMessage(b"X", b"not json", 0, len(msgs)))
-    return BatchProcessor({}.get, clock=lambda: START + timedelta(hours=1, minutes=30)).process(msgs).rows
-
-
 EXPECTED_COLUMNS = {
     "Unacknowledged high-severity alerts": ["alerts"],
     "Open alerts": ["detected_at", "severity", "state", "age_min", "kind", "table_id", "round_id", "dealer_id",
@@ -80,6 +69,7 @@ EXPECTED_COLUMNS = {
     "Tables by open alerts": ["table_id", "open_alerts", "high"],
     "Rejected, parked and skipped messages": ["rejected", "parked", "quarantined_tables", "skipped"],
     "Pipeline lag (event time to stored, s)": ["time", "p50", "p99"],
+    "Response times (median s)": ["alerts", "acknowledged", "closed", "median_ack_s", "median_close_s"],
     "Payout discrepancies by dealer": ["dealer_id", "discrepancies", "over_paid", "under_paid"],
     "Payout discrepancies by dealer and player": ["dealer_id", "player_id", "discrepancies", "net_over_paid"],
     "Float reconciliation differences": ["detected_at", "table_id", "dealer_id", "amount", "message"],
@@ -128,6 +118,12 @@ def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_need
     (unacked,) = warehouse.query(expand(surveillance.PANELS["Unacknowledged high-severity alerts"][1], one))
     high_open = len([a for a in warehouse.rows("alerts", "severity IN ('high', 'critical')")]) - 1
     assert unacked == (high_open,)  # the acknowledged one is no longer counted
+    # response times: the one acknowledged alert, acknowledged at START + 2 h
+    (resp,) = warehouse.query(expand(surveillance.PANELS["Response times (median s)"][1], one))
+    first = alerts[0]
+    detected = first["detected_at"].replace(tzinfo=timezone.utc) + timedelta(milliseconds=first["detected_ms"])
+    assert resp[1:3] == (1, 0) and resp[0] == len(warehouse.rows("alerts"))
+    assert float(resp[3]) == pytest.approx((START + timedelta(hours=2) - detected).total_seconds())
     for var, sql in surveillance.VARIABLE_SQL.items():
         assert warehouse.query(sql), var
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from datetime import timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
@@ -17,7 +18,7 @@ from pitwatch.dashboards.macros import Context, expand
 from pitwatch.dashboards.query import DATASOURCE_UID
 from typer.testing import CliRunner
 
-from tests.warehouse.rows import T0, alert, parked
+from tests.warehouse.rows import T0, alert, parked, settlement
 
 INFRA = Path(__file__).resolve().parents[2] / "infra" / "grafana"
 
@@ -48,15 +49,20 @@ def test_the_files_are_the_documents_grafana_reads():
         assert "$__" not in sql.replace("$$__", "")  # every macro escaped for the file
         assert sql.replace("$$", "$") == provisioning.alert_rule(rule["uid"])["data"][0]["model"]["rawSql"]
         assert rule["data"][1]["model"]["conditions"][0]["evaluator"] == {"type": "gt", "params": [0]}
-    for name in ("surveillance", "integrity", "round-lookup"):
+    for name in ("surveillance", "performance", "integrity", "round-lookup"):
         assert json.loads(rendered()[f"dashboards/{name}.json"])["uid"].startswith("pitwatch-")
 
 
 def test_the_alert_rules_count_what_they_are_about(warehouse):
-    """One high alert unacknowledged and one quarantined table in the last 10 minutes: each rule's
-    query (macros expanded for that range, as Grafana's evaluation does) returns 1, so A > 0 fires."""
+    """One high alert unacknowledged, one quarantined table and one table whose win (1000.00) is
+    outside its band (theoretical win 1.00 ∓ 1.96 x √100 = 19.60: -18.60 .. 20.60) in the last 10
+    minutes, and one table inside (win 15.00, the same band): each rule's query (macros expanded for
+    that range, as Grafana's evaluation does) returns 1, so A > 0 fires."""
     warehouse.insert_new("alerts", [alert(1, severity="high"), alert(2, severity="low")])
     warehouse.insert_new("parked", [parked(1, parked_at=T0), parked(2, parked_at=T0)])
+    band = {"settled_at": T0, "theoretical_win": Decimal("1.0000"), "theoretical_variance": Decimal("100.0000")}
+    warehouse.insert_new("settlements", [settlement(1, win=Decimal("1000.00"), **band),
+                                         settlement(2, win=Decimal("15.00"), **band)])
     now = T0.replace(tzinfo=timezone.utc) + timedelta(minutes=5)
     ctx = Context(now - timedelta(seconds=600), now)
     for uid in provisioning.ALERT_RULES:

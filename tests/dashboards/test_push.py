@@ -97,13 +97,13 @@ def test_push_uploads_folder_dashboards_and_rules_and_is_idempotent(grafana):
         json.loads(dashboard_json(n))["uid"]: json.loads(dashboard_json(n)) for n in DASHBOARDS}
     assert sorted(store["rules"]) == sorted(ALERT_RULES)
     assert all("$__timeFilter" in r["data"][0]["model"]["rawSql"] for r in store["rules"].values())  # no $$ here
-    assert [ln.split(": ")[1] for ln in first.stdout.splitlines() if ln.startswith("alert rule")] == ["created"] * 2
+    assert [ln.split(": ")[1] for ln in first.stdout.splitlines() if ln.startswith("alert rule")] == ["created"] * len(ALERT_RULES)
     before = json.dumps(store, sort_keys=True)
     FakeGrafana.requests.clear()
     again = runner.invoke(app, ["dashboards", "push", "--url", grafana], env={"PITWATCH_GRAFANA_TOKEN": TOKEN})
     assert again.exit_code == 0 and "folder pitwatch: present" in again.stdout
     assert json.dumps(store, sort_keys=True) == before  # nothing changed
-    assert [m for m, p, _ in FakeGrafana.requests if p.startswith("/api/v1/provisioning")] == ["GET", "PUT"] * 2
+    assert [m for m, p, _ in FakeGrafana.requests if p.startswith("/api/v1/provisioning")] == ["GET", "PUT"] * len(ALERT_RULES)
 
 
 def test_a_refused_token_is_a_clear_error(grafana):

@@ -1,0 +1,99 @@
+"""The table performance dashboard: what each table, game and dealer earned against what it should.
+
+- tables outside their 95% band (a big number; the Grafana alert rule of the same name);
+- per table: gaming days, drop, handle, win, hold % (win / drop), theoretical win, σ, the win's
+  deviation in σ and its 95% band, theoretical win ± 1.96 σ; the deviation cell is red outside it;
+- per game and per dealer: the same figures (a dealer's drop is the tables', so it is left out);
+- per gaming day: win against theoretical win with the band.
+
+σ is the square root of the summed variances of the bets (``theoretical_variance``, euros²,
+computed per bet by the engine from the ruleset: :func:`pitwatch.rules.edges.bet_variance`).
+Money is summed exactly as ``Decimal`` in the warehouse, then shown as ``Float64``.
+
+Variables ``casino``, ``jurisdiction`` (of the table's ruleset), ``game``, ``table``, ``dealer`` (a
+table the dealer dealt at) and ``gaming_day`` (multi-value, All) filter every panel.
+"""
+
+from __future__ import annotations
+
+from pitwatch.dashboards.layout import Board, Panel, Variable, selected
+from pitwatch.replay.figures import Z95
+
+JURISDICTION_RULESETS = f"SELECT ruleset_id FROM pitwatch.rulesets WHERE {selected('jurisdiction', 'jurisdiction')}"
+"""The ruleset ids of the selected jurisdictions."""
+
+
+def _filters(day: str, table: str = "table_id") -> str:
+    """The variables' filters for rows with ``casino_id``, ``game``, ``table_id`` and the gaming day
+    expression ``day``; jurisdiction and dealer through the settlements of the table."""
+    return " AND ".join((
+        selected("casino_id", "casino"), selected("game", "game"), selected(table, "table"),
+        selected(f"toString({day})", "gaming_day"),
+        f"{table} IN (SELECT DISTINCT table_id FROM pitwatch.settlements WHERE ruleset_id IN ({JURISDICTION_RULESETS}) "
+        f"AND {selected('dealer_id', 'dealer')})"))
+
+
+HOURLY_WHERE = f"$__timeFilter(hour) AND {_filters('gaming_day')}"
+
+
+def _band(keys: str, source: str, where: str) -> str:
+    """Per ``keys``: the summed figures, σ, the deviation in σ, the band and whether the win is
+    outside it (1) or not (0), most deviant first."""
+    drop = "toFloat64(sum(drop)) AS drop_eur, " if "table_hourly" in source else ""
+    hold = "if(drop_eur = 0, 0, round(100 * win_eur / drop_eur, 2)) AS hold_pct, " if drop else ""
+    days = "uniqExact(gaming_day) AS gaming_days, " if "table_hourly" in source else "count() AS bets, "
+    return f"""
+SELECT {keys}, {days}{drop}toFloat64(sum(handle)) AS handle_eur, toFloat64(sum(win)) AS win_eur, {hold}
+       toFloat64(sum(theoretical_win)) AS theo_eur, sqrt(toFloat64(sum(theoretical_variance))) AS sd_eur,
+       win_eur - theo_eur AS win_minus_theo, if(sd_eur > 0, round((win_eur - theo_eur) / sd_eur, 2), 0) AS deviation_sd,
+       theo_eur - {Z95} * sd_eur AS band_low, theo_eur + {Z95} * sd_eur AS band_high,
+       if(sd_eur > 0 AND abs(win_eur - theo_eur) > {Z95} * sd_eur, 1, 0) AS outside_band
+FROM {source}
+WHERE {where}
+GROUP BY {keys}
+ORDER BY abs(deviation_sd) DESC, {keys}"""
+
+
+def outside_band(where: str) -> str:
+    """SQL counting the tables whose summed win over the rows matching ``where`` (on
+    ``table_hourly``) is outside its 95% band: the big number and the alert rule."""
+    return f"""SELECT count() AS tables
+FROM (SELECT table_id, toFloat64(sum(win)) - toFloat64(sum(theoretical_win)) AS diff,
+             sqrt(toFloat64(sum(theoretical_variance))) AS sd
+      FROM pitwatch.table_hourly WHERE {where} GROUP BY table_id)
+WHERE sd > 0 AND abs(diff) > {Z95} * sd"""
+
+
+VARIABLES = (
+    Variable("casino", "SELECT DISTINCT casino_id FROM pitwatch.table_hourly ORDER BY casino_id"),
+    Variable("jurisdiction", "SELECT DISTINCT jurisdiction FROM pitwatch.rulesets ORDER BY jurisdiction"),
+    Variable("game", "SELECT DISTINCT game FROM pitwatch.table_hourly ORDER BY game"),
+    Variable("table", "SELECT DISTINCT table_id FROM pitwatch.table_hourly ORDER BY table_id"),
+    Variable("dealer", "SELECT DISTINCT dealer_id FROM pitwatch.settlements WHERE dealer_id != '' ORDER BY dealer_id"),
+    Variable("gaming_day", "SELECT DISTINCT toString(gaming_day) FROM pitwatch.table_hourly ORDER BY 1 DESC"),
+)
+
+BOARD = Board(
+    uid="pitwatch-performance", title="pitwatch · table performance", tags=("pitwatch", "performance"),
+    variables=VARIABLES,
+    panels=(
+        Panel("Tables outside the 95% band", "stat", "table", outside_band(HOURLY_WHERE), 6, 6),
+        Panel("Win against theoretical win per gaming day", "timeseries", "timeSeries", f"""
+SELECT toDateTime(gaming_day) AS time, toFloat64(sum(win)) AS win_eur, toFloat64(sum(theoretical_win)) AS theo_eur,
+       theo_eur - {Z95} * sqrt(toFloat64(sum(theoretical_variance))) AS band_low,
+       theo_eur + {Z95} * sqrt(toFloat64(sum(theoretical_variance))) AS band_high
+FROM pitwatch.table_hourly
+WHERE {HOURLY_WHERE}
+GROUP BY gaming_day
+ORDER BY time""", 18, 6),
+        Panel("Tables: actual against theoretical win", "table", "table",
+              _band("table_id, game", "pitwatch.table_hourly", HOURLY_WHERE), 24, 10, highlight="deviation_sd"),
+        Panel("Games", "table", "table", _band("game", "pitwatch.table_hourly", HOURLY_WHERE), 12, 7,
+              highlight="deviation_sd"),
+        Panel("Dealers", "table", "table", _band(
+            "dealer_id", "pitwatch.settlements FINAL",
+            f"$__timeFilter(settled_at) AND handle > 0 AND {selected('dealer_id', 'dealer')} AND {_filters('gaming_day')}"),
+              12, 7, highlight="deviation_sd"),
+    ),
+    refresh="1m", since="now-7d")
+"""The table performance dashboard (module docstring)."""

@@ -1,0 +1,118 @@
+"""The table performance dashboard (issue 8 §1): every panel's SQL, macros and variables expanded as
+Grafana and the plugin do, runs on both ClickHouse engines over the simulated evening and gives the
+figures a plain Python sum of the same settlement and movement rows gives (an independent path:
+no SQL); the tables outside the band agree between the table panel, the big number and the alert
+rule; each variable narrows the rows."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from pitwatch.dashboards import performance
+from pitwatch.dashboards.macros import ALL, Context, Variable, expand
+from pitwatch.dashboards.provisioning import alert_rule
+
+from tests.dashboards.conftest import START
+
+EVERY = Variable([ALL], "'*'")
+PANELS = {p.title: p for p in performance.BOARD.panels}
+BAND = ["handle_eur", "win_eur", "theo_eur", "sd_eur", "win_minus_theo", "deviation_sd", "band_low", "band_high",
+        "outside_band"]
+COLUMNS = {
+    "Tables outside the 95% band": ["tables"],
+    "Win against theoretical win per gaming day": ["time", "win_eur", "theo_eur", "band_low", "band_high"],
+    "Tables: actual against theoretical win": ["table_id", "game", "gaming_days", "drop_eur", "handle_eur", "win_eur",
+                                               "hold_pct", *BAND[2:]],
+    "Games": ["game", "gaming_days", "drop_eur", "handle_eur", "win_eur", "hold_pct", *BAND[2:]],
+    "Dealers": ["dealer_id", "bets", *BAND],
+}
+
+
+def _ctx(**picked: list[str]) -> Context:
+    variables = {v.name: (Variable(picked[v.name]) if v.name in picked else EVERY) for v in performance.BOARD.variables}
+    return Context(START - timedelta(hours=1), START + timedelta(hours=3), 60, variables)
+
+
+@pytest.fixture
+def stored(warehouse, evening_rows):
+    for table, rows in evening_rows.items():
+        warehouse.insert_new(table, rows)
+    return warehouse
+
+
+def _by_hand(rows: dict[str, list[dict]]) -> dict[str, dict[str, float]]:
+    """Per table, from the settlement and movement rows: drop, win, theoretical win, σ."""
+    out: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for s in rows["settlements"]:
+        t = out[s["table_id"]]
+        t["win"] += s["win"]
+        t["theo"] += s["theoretical_win"]
+        t["var"] += s["theoretical_variance"]
+    for m in rows["movements"]:
+        if m["kind"] == "drop":
+            out[m["table_id"]]["drop"] += m["amount"]
+    return {k: {"drop": float(v["drop"]), "win": float(v["win"]), "theo": float(v["theo"]),
+                "sd": math.sqrt(float(v["var"]))} for k, v in out.items()}
+
+
+def test_every_panel_runs_and_gives_the_sums_of_the_rows(stored, evening_rows):
+    ctx = _ctx()
+    got = {}
+    for title, panel in PANELS.items():
+        columns, rows = stored.query_columns(expand(panel.sql, ctx))
+        assert columns == COLUMNS[title], title
+        assert rows, title
+        got[title] = [dict(zip(columns, r)) for r in rows]
+    hand = _by_hand(evening_rows)
+    tables = got["Tables: actual against theoretical win"]
+    assert sorted(t["table_id"] for t in tables) == sorted(hand)
+    for t in tables:
+        h = hand[t["table_id"]]
+        assert t["drop_eur"] == pytest.approx(h["drop"]) and t["win_eur"] == pytest.approx(h["win"])
+        assert t["theo_eur"] == pytest.approx(h["theo"]) and t["sd_eur"] == pytest.approx(h["sd"])
+        assert t["sd_eur"] > 0
+        assert t["deviation_sd"] == pytest.approx(round((h["win"] - h["theo"]) / h["sd"], 2))
+        assert t["band_low"] == pytest.approx(h["theo"] - 1.96 * h["sd"])
+        assert t["outside_band"] == int(abs(h["win"] - h["theo"]) > 1.96 * h["sd"])
+        assert t["hold_pct"] == pytest.approx(round(100 * h["win"] / h["drop"], 2) if h["drop"] else 0)
+    # most deviant first
+    assert [abs(t["deviation_sd"]) for t in tables] == sorted((abs(t["deviation_sd"]) for t in tables), reverse=True)
+    outside = sum(t["outside_band"] for t in tables)
+    assert got["Tables outside the 95% band"] == [{"tables": outside}]
+    rule = alert_rule("pitwatch-hold-band")
+    assert rule["data"][0]["relativeTimeRange"] == {"from": 86400, "to": 0}
+    assert stored.query(expand(rule["data"][0]["model"]["rawSql"], ctx)) == [(outside,)]
+    # the games and the days add up to the tables
+    assert sum(g["win_eur"] for g in got["Games"]) == pytest.approx(sum(h["win"] for h in hand.values()))
+    assert sum(d["theo_eur"] for d in got["Win against theoretical win per gaming day"]) == pytest.approx(
+        sum(h["theo"] for h in hand.values()))
+    dealers = got["Dealers"]
+    assert sum(d["bets"] for d in dealers) == sum(1 for s in evening_rows["settlements"] if s["handle"] > 0)
+
+
+def test_each_variable_narrows_the_rows(stored, evening_rows):
+    """One casino, one jurisdiction, one game, one table, one dealer, one gaming day: each keeps
+    only its tables (a dealer: the tables he dealt at; the Dealers panel: only him)."""
+    s = evening_rows["settlements"]
+    one = s[0]
+    jurisdiction = one["ruleset_id"].split(".")[1]
+    day = str(one["gaming_day"])
+    tables_panel = PANELS["Tables: actual against theoretical win"]
+    for var, value, expected in (
+        ("casino", one["casino_id"], {r["table_id"] for r in s if r["casino_id"] == one["casino_id"]}),
+        ("jurisdiction", jurisdiction, {r["table_id"] for r in s if r["ruleset_id"].endswith("." + jurisdiction)}),
+        ("game", one["game"], {r["table_id"] for r in s if r["game"] == one["game"]}),
+        ("table", one["table_id"], {one["table_id"]}),
+        ("dealer", one["dealer_id"], {r["table_id"] for r in s if r["dealer_id"] == one["dealer_id"]}),
+        ("gaming_day", day, {r["table_id"] for r in s if str(r["gaming_day"]) == day}),
+    ):
+        rows = stored.query(expand(tables_panel.sql, _ctx(**{var: [value]})))
+        assert {r[0] for r in rows} == expected, var
+    dealers = stored.query(expand(PANELS["Dealers"].sql, _ctx(dealer=[one["dealer_id"]])))
+    assert [r[0] for r in dealers] == [one["dealer_id"]]
+    for v in performance.BOARD.variables:
+        assert stored.query(v.sql), v.name
