@@ -97,7 +97,8 @@ def test_push_uploads_folder_dashboards_and_rules_and_is_idempotent(grafana):
         json.loads(dashboard_json(n))["uid"]: json.loads(dashboard_json(n)) for n in DASHBOARDS}
     assert sorted(store["rules"]) == sorted(ALERT_RULES)
     assert all("$__timeFilter" in r["data"][0]["model"]["rawSql"] for r in store["rules"].values())  # no $$ here
-    assert [ln.split(": ")[1] for ln in first.stdout.splitlines() if ln.startswith("alert rule")] == ["created"] * len(ALERT_RULES)
+    rules = [ln.split(": ")[1] for ln in first.stdout.splitlines() if ln.startswith("alert rule")]
+    assert rules == ["created"] * len(ALERT_RULES)
     before = json.dumps(store, sort_keys=True)
     FakeGrafana.requests.clear()
     again = runner.invoke(app, ["dashboards", "push", "--url", grafana], env={"PITWATCH_GRAFANA_TOKEN": TOKEN})
