@@ -7,25 +7,26 @@
 - limit breaches and past-posting by dealer;
 - spin-direction and misdraw counts by dealer.
 
-Variables ``casino``, ``game``, ``table``, ``dealer`` (multi-value, All) filter every panel.
+Variables ``casino``, ``jurisdiction``, ``game``, ``table``, ``dealer`` (multi-value, All) filter every
+panel.
 """
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import Board, Panel, Variable, all_selected
+from pitwatch.dashboards.layout import JURISDICTION, Board, Panel, Variable, all_selected, jurisdiction_selected
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id", "dealer": "dealer_id"}
 
 
 def _where(kinds: tuple[str, ...]) -> str:
     listed = ", ".join(f"'{k}'" for k in kinds)
-    return f"kind IN ({listed}) AND $__timeFilter(detected_at) AND {all_selected(VARIABLES)}"
+    return f"kind IN ({listed}) AND $__timeFilter(detected_at) AND {all_selected(VARIABLES)} AND {jurisdiction_selected()}"
 
 
 BOARD = Board(
     uid="pitwatch-integrity", title="pitwatch · integrity", tags=("pitwatch", "integrity"),
-    variables=tuple(Variable(v, f"SELECT DISTINCT {c} FROM pitwatch.alerts WHERE {c} != '' ORDER BY {c}")
-                    for v, c in VARIABLES.items()),
+    variables=(*(Variable(v, f"SELECT DISTINCT {c} FROM pitwatch.alerts WHERE {c} != '' ORDER BY {c}")
+                     for v, c in VARIABLES.items()), JURISDICTION),
     panels=(
         Panel("Payout discrepancies by dealer", "table", "table", f"""
 SELECT dealer_id, count() AS discrepancies, sumIf(amount, amount > 0) AS over_paid,

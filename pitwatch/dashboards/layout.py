@@ -68,6 +68,18 @@ def selected(column: str, variable: str) -> str:
     return f"(has([${{{variable}:singlequote}}], '*') OR {column} IN (${{{variable}:singlequote}}))"
 
 
+def jurisdiction_selected(table_column: str = "table_id") -> str:
+    """SQL: the row's table (``table_column``) had bets judged under a ruleset of a jurisdiction
+    selected in the ``jurisdiction`` variable (any row when All: a table without a bet too)."""
+    rulesets = "SELECT ruleset_id FROM pitwatch.rulesets WHERE jurisdiction IN (${jurisdiction:singlequote})"
+    return (f"(has([${{jurisdiction:singlequote}}], '*') OR {table_column} IN "
+            f"(SELECT DISTINCT table_id FROM pitwatch.settlements WHERE ruleset_id IN ({rulesets})))")
+
+
+JURISDICTION = Variable("jurisdiction", "SELECT DISTINCT jurisdiction FROM pitwatch.rulesets ORDER BY jurisdiction")
+"""The jurisdiction variable (the rulesets' jurisdictions), filtered with :func:`jurisdiction_selected`."""
+
+
 def all_selected(variables: Mapping[str, str]) -> str:
     """SQL: every ``{variable: column}`` filter of :func:`selected`, joined by AND."""
     return " AND ".join(selected(col, var) for var, col in variables.items())

@@ -16,21 +16,19 @@ table the dealer dealt at) and ``gaming_day`` (multi-value, All) filter every pa
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import Board, Panel, Variable, selected
+from pitwatch.dashboards.layout import JURISDICTION, Board, Panel, Variable, jurisdiction_selected, selected
 from pitwatch.replay.figures import Z95
-
-JURISDICTION_RULESETS = f"SELECT ruleset_id FROM pitwatch.rulesets WHERE {selected('jurisdiction', 'jurisdiction')}"
-"""The ruleset ids of the selected jurisdictions."""
 
 
 def _filters(day: str, table: str = "table_id") -> str:
     """The variables' filters for rows with ``casino_id``, ``game``, ``table_id`` and the gaming day
-    expression ``day``; jurisdiction and dealer through the settlements of the table."""
+    expression ``day``; jurisdiction and dealer through the settlements of the table (on All, no
+    condition: a table with chip movements and no bet yet stays)."""
     return " AND ".join((
         selected("casino_id", "casino"), selected("game", "game"), selected(table, "table"),
-        selected(f"toString({day})", "gaming_day"),
-        f"{table} IN (SELECT DISTINCT table_id FROM pitwatch.settlements WHERE ruleset_id IN ({JURISDICTION_RULESETS}) "
-        f"AND {selected('dealer_id', 'dealer')})"))
+        selected(f"toString({day})", "gaming_day"), jurisdiction_selected(table),
+        f"(has([${{dealer:singlequote}}], '*') OR {table} IN "
+        f"(SELECT DISTINCT table_id FROM pitwatch.settlements WHERE {selected('dealer_id', 'dealer')}))"))
 
 
 HOURLY_WHERE = f"$__timeFilter(hour) AND {_filters('gaming_day')}"
@@ -66,7 +64,7 @@ WHERE sd > 0 AND abs(diff) > {Z95} * sd"""
 
 VARIABLES = (
     Variable("casino", "SELECT DISTINCT casino_id FROM pitwatch.table_hourly ORDER BY casino_id"),
-    Variable("jurisdiction", "SELECT DISTINCT jurisdiction FROM pitwatch.rulesets ORDER BY jurisdiction"),
+    JURISDICTION,
     Variable("game", "SELECT DISTINCT game FROM pitwatch.table_hourly ORDER BY game"),
     Variable("table", "SELECT DISTINCT table_id FROM pitwatch.table_hourly ORDER BY table_id"),
     Variable("dealer", "SELECT DISTINCT dealer_id FROM pitwatch.settlements WHERE dealer_id != '' ORDER BY dealer_id"),

@@ -14,20 +14,21 @@ portable between ClickHouse 18.16 and current releases, time bucketed with ``int
   the median seconds from detection to the acknowledgement and to the close
   (:func:`pitwatch.lifecycle.store.response_sql`).
 
-Template variables ``casino``, ``game`` and ``table`` filter every panel (multi-value, All).
+Template variables ``casino``, ``jurisdiction``, ``game`` and ``table`` filter every panel
+(multi-value, All).
 """
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import Board, Panel, Variable, all_selected, selected
+from pitwatch.dashboards.layout import JURISDICTION, Board, Panel, Variable, all_selected, jurisdiction_selected, selected
 from pitwatch.lifecycle.store import response_sql
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id"}
 
 
 def filters() -> str:
-    """The template variables' filters on the alert columns, joined by AND."""
-    return all_selected(VARIABLES)
+    """The template variables' filters on the alert (or event) columns, joined by AND."""
+    return f"{all_selected(VARIABLES)} AND {jurisdiction_selected()}"
 
 
 STATUS_JOIN = ("ANY LEFT JOIN (SELECT alert_id, state FROM pitwatch.alert_status) AS s USING alert_id")
@@ -104,7 +105,7 @@ _LAYOUT = {  # title -> (panel kind, width, height)
 
 BOARD = Board(
     uid="pitwatch-surveillance", title="pitwatch · surveillance room", tags=("pitwatch", "surveillance"),
-    variables=tuple(Variable(v, sql) for v, sql in VARIABLE_SQL.items()),
+    variables=(*(Variable(v, sql) for v, sql in VARIABLE_SQL.items()), JURISDICTION),
     panels=tuple(Panel(title, _LAYOUT[title][0], qtype, sql, _LAYOUT[title][1], _LAYOUT[title][2])
                  for title, (qtype, sql) in PANELS.items()),
     refresh="5s", since="now-6h")

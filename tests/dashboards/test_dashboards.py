@@ -92,8 +92,8 @@ def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_need
     casinos = [r[0] for r in warehouse.query(surveillance.VARIABLE_SQL["casino"])]
     assert casinos
     every = Variable([ALL], "'*'")
-    for variables in ({"casino": every, "game": every, "table": every},
-                      {"casino": Variable(casinos[:1]), "game": every, "table": every}):
+    all_of = {v.name: every for v in surveillance.BOARD.variables}
+    for variables in (all_of, {**all_of, "casino": Variable(casinos[:1])}, {**all_of, "jurisdiction": Variable(["galicia"])}):
         ctx = Context(START, START + timedelta(hours=2), 60, variables)
         for title, (_query_type, sql) in surveillance.PANELS.items():
             columns, rows = warehouse.query_columns(expand(sql, ctx))
@@ -114,7 +114,7 @@ def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_need
         assert columns == EXPECTED_COLUMNS[panel.title] and rows, panel.title
     (violations,) = [p for p in round_lookup.BOARD.panels if p.title == "Violations"]
     assert flagged["alert_id"] in [r[-1] for r in warehouse.query(expand(violations.sql, ctx))]
-    one = Context(START, START + timedelta(hours=2), 60, {"casino": every, "game": every, "table": every})
+    one = Context(START, START + timedelta(hours=2), 60, all_of)
     (unacked,) = warehouse.query(expand(surveillance.PANELS["Unacknowledged high-severity alerts"][1], one))
     high_open = len([a for a in warehouse.rows("alerts", "severity IN ('high', 'critical')")]) - 1
     assert unacked == (high_open,)  # the acknowledged one is no longer counted
@@ -124,8 +124,14 @@ def test_every_panel_query_runs_on_the_warehouse_with_the_columns_its_panel_need
     detected = first["detected_at"].replace(tzinfo=timezone.utc) + timedelta(milliseconds=first["detected_ms"])
     assert resp[1:3] == (1, 0) and resp[0] == len(warehouse.rows("alerts"))
     assert float(resp[3]) == pytest.approx((START + timedelta(hours=2) - detected).total_seconds())
-    for var, sql in surveillance.VARIABLE_SQL.items():
-        assert warehouse.query(sql), var
+    for v in surveillance.BOARD.variables:
+        assert warehouse.query(v.sql), v.name
+    # the jurisdiction narrows to the tables judged under its rulesets (galicia: the GAL- tables)
+    galicia = Context(START, START + timedelta(hours=2), 60, {**all_of, "jurisdiction": Variable(["galicia"])})
+    tables = {r[0] for r in warehouse.query(expand(surveillance.PANELS["Tables by open alerts"][1], galicia))}
+    assert tables and all(t.startswith("GAL-") for t in tables)
+    anywhere = {r[0] for r in warehouse.query(expand(surveillance.PANELS["Tables by open alerts"][1], one))}
+    assert tables < anywhere
 
 
 def test_export_writes_the_dashboards_json(tmp_path):

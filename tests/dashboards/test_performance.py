@@ -116,3 +116,19 @@ def test_each_variable_narrows_the_rows(stored, evening_rows):
     assert [r[0] for r in dealers] == [one["dealer_id"]]
     for v in performance.BOARD.variables:
         assert stored.query(v.sql), v.name
+
+
+def test_a_table_with_drop_and_no_bet_yet_shows_with_every_jurisdiction_and_dealer(stored, evening_rows):
+    """A table that has only sold chips (no settlement, so no ruleset or dealer to filter on) is in
+    the table panel while jurisdiction and dealer are All, with hold 0 and no band; picking a
+    jurisdiction leaves it out."""
+    one = evening_rows["settlements"][0]
+    stored.insert_new("movements", [{
+        "movement_id": "M-only-drop", "casino_id": one["casino_id"], "table_id": "T-ONLY-DROP", "game": one["game"],
+        "kind": "drop", "amount": Decimal("500.00"), "player_id": "P-9", "gaming_day": one["gaming_day"],
+        "occurred_at": START + timedelta(minutes=30)}])
+    sql = PANELS["Tables: actual against theoretical win"].sql
+    rows = {r[0]: r for r in stored.query(expand(sql, _ctx()))}
+    assert rows["T-ONLY-DROP"][3:6] == (500.0, 0.0, 0.0) and rows["T-ONLY-DROP"][-1] == 0
+    picked = stored.query(expand(sql, _ctx(jurisdiction=[one["ruleset_id"].split(".")[1]])))
+    assert "T-ONLY-DROP" not in {r[0] for r in picked}
