@@ -38,8 +38,47 @@ def _percent(num: Decimal, den: Decimal) -> Decimal | None:
     return None if den == 0 else (num * 100 / den).quantize(_CENT)
 
 
+class WinBand:
+    """Hold and the 95% band of anything with ``drop``, ``win``, ``theoretical_win`` (euros) and
+    ``theoretical_variance`` (euros²): a table's day, a table's or a game's month, a period."""
+
+    drop: Decimal
+    win: Decimal
+    theoretical_win: Decimal
+    theoretical_variance: Decimal
+
+    @property
+    def hold_percent(self) -> Decimal | None:
+        """Win / drop, in percent (2 decimals); ``None`` without a drop."""
+        return _percent(self.win, self.drop)
+
+    @property
+    def theoretical_sd(self) -> Decimal:
+        """σ of the win around the theoretical win, euros (2 decimals): √ of the variance."""
+        return self.theoretical_variance.sqrt().quantize(_CENT)
+
+    @property
+    def deviation_sd(self) -> Decimal | None:
+        """(win - theoretical win) / σ, 2 decimals; ``None`` without a variance."""
+        if self.theoretical_variance <= 0:
+            return None
+        return ((self.win - self.theoretical_win) / self.theoretical_variance.sqrt()).quantize(_CENT)
+
+    @property
+    def band(self) -> tuple[Decimal, Decimal]:
+        """The 95% band of the win: theoretical win ∓ :data:`Z95` σ, euros (2 decimals)."""
+        half = Z95 * self.theoretical_variance.sqrt()
+        return (self.theoretical_win - half).quantize(_CENT), (self.theoretical_win + half).quantize(_CENT)
+
+    @property
+    def outside_band(self) -> bool:
+        """Whether the win is outside its 95% band (beyond ±:data:`Z95` σ)."""
+        dev = self.deviation_sd
+        return dev is not None and abs(dev) > Z95
+
+
 @dataclass
-class Figures:
+class Figures(WinBand):
     """The figures of one table over one gaming day (``hour`` ``None``) or one UTC hour, in
     euros: ``bets`` (settlement rows), ``handle``, ``win``, ``theoretical_win``, ``drop``,
     ``cashed``, ``fills``, ``credits``, ``tips`` (definitions: :mod:`pitwatch.rules.accounting`),
@@ -63,27 +102,9 @@ class Figures:
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
-    def hold_percent(self) -> Decimal | None:
-        """Win / drop, in percent (2 decimals); ``None`` without a drop."""
-        return _percent(self.win, self.drop)
-
-    @property
     def win_percent_of_handle(self) -> Decimal | None:
         """Win / handle, in percent (2 decimals); ``None`` without a handle."""
         return _percent(self.win, self.handle)
-
-    @property
-    def theoretical_sd(self) -> Decimal:
-        """σ of the win around the theoretical win, euros (2 decimals): √ of the variance."""
-        return self.theoretical_variance.sqrt().quantize(_CENT)
-
-    @property
-    def deviation_sd(self) -> Decimal | None:
-        """(win - theoretical win) / σ, 2 decimals; ``None`` without a variance. Outside
-        ±:data:`Z95` the win is outside its 95% band."""
-        if self.theoretical_variance <= 0:
-            return None
-        return ((self.win - self.theoretical_win) / self.theoretical_variance.sqrt()).quantize(_CENT)
 
     def key(self) -> tuple[Any, ...]:
         return (self.gaming_day, self.hour or datetime.min, self.casino_id, self.table_id)

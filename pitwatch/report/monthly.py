@@ -37,7 +37,7 @@ from zoneinfo import ZoneInfo
 
 from pitwatch.lifecycle.state import fold
 from pitwatch.lifecycle.store import action_of_row
-from pitwatch.replay.figures import Z95
+from pitwatch.replay.figures import WinBand
 from pitwatch.report import queries as q
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -47,7 +47,7 @@ OPEN_TOO_LONG = timedelta(days=7)
 """An alert still open this long after its detection is listed."""
 _CENT = Decimal("0.01")
 MONEY = ("drop", "handle", "win", "theoretical_win", "commission", "tips", "fills", "credits", "cashed")
-"""The euro figures of a :class:`Figures` line (2 places)."""
+"""The euro figures of a :class:`FigureLine` (2 places)."""
 
 
 def month_days(month: str) -> tuple[date, date]:
@@ -81,9 +81,10 @@ def _utc_ms(ms: int) -> datetime:
 
 
 @dataclass
-class Figures:
+class FigureLine(WinBand):
     """Summed figures of a table, a game or a period: euros (``Decimal``, 2 places), ``bets`` and
-    ``days_open`` counts, ``theoretical_variance`` in euros² (4 places)."""
+    ``days_open`` counts, ``theoretical_variance`` in euros² (4 places); hold and the 95% band from
+    :class:`~pitwatch.replay.figures.WinBand`."""
 
     label: str
     game: str = ""
@@ -101,36 +102,7 @@ class Figures:
     cashed: Decimal = Decimal("0.00")
     float_difference: Decimal = Decimal("0.00")
 
-    @property
-    def hold_percent(self) -> Decimal | None:
-        """Win / drop in percent (2 places); ``None`` without a drop."""
-        return None if self.drop == 0 else (self.win * 100 / self.drop).quantize(_CENT)
-
-    @property
-    def sd(self) -> Decimal:
-        """σ of the win around the theoretical win, euros."""
-        return self.theoretical_variance.sqrt().quantize(_CENT)
-
-    @property
-    def deviation_sd(self) -> Decimal | None:
-        """(win - theoretical win) / σ, 2 places; ``None`` without a variance."""
-        if self.theoretical_variance <= 0:
-            return None
-        return ((self.win - self.theoretical_win) / self.theoretical_variance.sqrt()).quantize(_CENT)
-
-    @property
-    def band(self) -> tuple[Decimal, Decimal]:
-        """The 95% band of the win: theoretical win ∓ 1.96 σ, euros."""
-        half = (Z95 * self.theoretical_variance.sqrt()).quantize(_CENT)
-        return self.theoretical_win - half, self.theoretical_win + half
-
-    @property
-    def outside_band(self) -> bool:
-        """Whether the win is outside its 95% band."""
-        dev = self.deviation_sd
-        return dev is not None and abs(dev) > Z95
-
-    def add(self, other: Figures) -> None:
+    def add(self, other: FigureLine) -> None:
         """Add ``other``'s counts and sums to this line."""
         for name in ("days_open", "bets", *MONEY, "theoretical_variance", "float_difference"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -139,7 +111,7 @@ class Figures:
         """JSON-ready: euros as strings, derived figures included."""
         d = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in asdict(self).items()}
         low, high = self.band
-        d.update(hold_percent=_text(self.hold_percent), sd=str(self.sd), deviation_sd=_text(self.deviation_sd),
+        d.update(hold_percent=_text(self.hold_percent), sd=str(self.theoretical_sd), deviation_sd=_text(self.deviation_sd),
                  band_low=str(low), band_high=str(high), outside_band=self.outside_band)
         return d
 
@@ -148,8 +120,8 @@ def _text(v: Decimal | None) -> str | None:
     return None if v is None else str(v)
 
 
-def _figures(label: str, game: str, row: Iterable[Any]) -> Figures:
-    f = Figures(label, game)
+def _figures(label: str, game: str, row: Iterable[Any]) -> FigureLine:
+    f = FigureLine(label, game)
     for name, v in zip(q.FIGURES, row):
         if name == "bets":
             f.bets = int(v)
@@ -186,9 +158,9 @@ class MonthlyReport:
     first_day: date
     last_day: date
     as_of: datetime
-    tables: list[Figures]
-    games: list[Figures]
-    periods: list[Figures]
+    tables: list[FigureLine]
+    games: list[FigureLine]
+    periods: list[FigureLine]
     gross_gaming_income_ytd: Decimal
     alerts: AlertsSection
     rulesets: list[dict[str, Any]]
@@ -232,9 +204,9 @@ def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
     for t in tables:
         t.days_open = int(days_open.get(t.label, 0))
     alerts = _alerts(wh, p, first, as_of, tables)
-    games: dict[str, Figures] = {}
+    games: dict[str, FigureLine] = {}
     for t in tables:
-        games.setdefault(t.game, Figures(t.game, t.game)).add(t)
+        games.setdefault(t.game, FigureLine(t.game, t.game)).add(t)
     periods, ggr = _periods(wh, casino_id, first, last)
     rulesets = [{"ruleset_id": r[0], "ruleset_hash": r[1], "jurisdiction": r[2] or "", "bets": int(r[3])}
                 for r in wh.query(q.RULESETS_SQL, p)]
@@ -247,7 +219,7 @@ def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
                          periods, ggr, alerts, rulesets, events, daily)
 
 
-def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[Figures], Decimal]:
+def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[FigureLine], Decimal]:
     """The month, the three before it and the year to date; the year-to-date win (the tax base)."""
     start = min(date(first.year, 1, 1), _months_back(first, 3))
     rows = {int(r[0]): _figures(str(r[0]), "", r[1:])
@@ -255,9 +227,9 @@ def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[Fig
     out = []
     for n in range(4):
         m = _months_back(first, n)
-        out.append(rows.get(m.year * 100 + m.month, Figures(f"{m:%Y%m}")))
+        out.append(rows.get(m.year * 100 + m.month, FigureLine(f"{m:%Y%m}")))
         out[-1].label = f"{m:%Y-%m}"
-    ytd = Figures(f"{first.year}-01..{first:%m}")
+    ytd = FigureLine(f"{first.year}-01..{first:%m}")
     for key, f in rows.items():
         if key // 100 == first.year and key <= first.year * 100 + first.month:
             ytd.add(f)
@@ -265,7 +237,7 @@ def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[Fig
     return out, ytd.win
 
 
-def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: list[Figures]) -> AlertsSection:
+def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: list[FigureLine]) -> AlertsSection:
     """The alerts section; adds each table's float differences to its line."""
     rows = wh.query(q.ALERTS_SQL, p)
     actions: dict[str, list[Any]] = {}
@@ -327,4 +299,4 @@ def _open_row(alert_id: str, kind: str, severity: str, table_id: str, detected: 
             "detected_at": _iso(detected), "state": state, "age_days": (as_of - detected).days}
 
 
-__all__ = ["AlertsSection", "Figures", "MonthlyReport", "OPEN_TOO_LONG", "build_monthly", "day_start", "month_days"]
+__all__ = ["AlertsSection", "FigureLine", "MonthlyReport", "OPEN_TOO_LONG", "build_monthly", "day_start", "month_days"]
