@@ -68,12 +68,18 @@ def house_edge(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None
     ``options`` and ``decks`` as in :func:`edge_table`. Raises ``RuleError`` (a ``ValueError``) naming
     the problem for a spot not on the ruleset's layout.
     """
+    return _per_game(ruleset, spot, options, decks, variance=False)
+
+
+def _per_game(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None, decks: int | None, *,
+              variance: bool) -> Fraction:
+    """The edge (or the variance) of ``spot`` from the calculation of the ruleset's game."""
     game = _game(ruleset)
     if game == "french_roulette":
-        return roulette.house_edge(ruleset, spot, options)
+        return (roulette.variance if variance else roulette.house_edge)(ruleset, spot, options)
     if game == "punto_banca":
-        return baccarat.spot_edge(ruleset, spot, decks)
-    return blackjack.spot_edge(ruleset, spot, decks)
+        return (baccarat.spot_variance if variance else baccarat.spot_edge)(ruleset, spot, decks)
+    return (blackjack.spot_variance if variance else blackjack.spot_edge)(ruleset, spot, decks)
 
 
 def bet_variance(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None = None,
@@ -82,12 +88,7 @@ def bet_variance(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | No
     roulette and punto y banca exact under the same model as :func:`house_edge`, blackjack's main bet
     an approximation from a published simulation (:func:`pitwatch.rules.edges.blackjack.main_variance`).
     Arguments and errors as :func:`house_edge`."""
-    game = _game(ruleset)
-    if game == "french_roulette":
-        return roulette.variance(ruleset, spot, options)
-    if game == "punto_banca":
-        return baccarat.spot_variance(ruleset, spot, decks)
-    return blackjack.spot_variance(ruleset, spot, decks)
+    return _per_game(ruleset, spot, options, decks, variance=True)
 
 
 def theoretical_variance(ruleset: Ruleset, spot: str, stake: Decimal, *, options: Mapping[str, str] | None = None,
