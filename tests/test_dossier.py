@@ -1,6 +1,6 @@
 """The auditor's dossier (issue 8 §4): `pitwatch replay round T R --format dossier|html|pdf` from a
-real warehouse (chDB). The round R2 of table GAL-RF-09 (tests/test_replay_cli.py): straight-up on
-17 recorded as 350.00 where 000 L133 pays thirty-five times the stake (10.00 € -> 360.00 back):
+real warehouse (the ClickHouse 18.16 server and chDB). The round R2 of table GAL-RF-09
+(tests/test_replay_cli.py): straight-up on 17 recorded as 350.00 where 000 L133 pays thirty-five times the stake (10.00 € -> 360.00 back):
 under-paid by 10.00 €; the surveillance room acknowledged its alert."""
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from tests.fixtures.poppler import pdf_pages, pdf_text
 from tests.test_replay_cli import TABLE, Events
 
 
-def test_the_dossier_of_a_disputed_round(chdb_url, tmp_path):
+def test_the_dossier_of_a_disputed_round(warehouse_url, tmp_path):
     lines = Events().open().spin_17("R2", straight_paid="350.00").lines
     rows = BatchProcessor(lambda _t: None).process(
         [InMessage(TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(lines)]).rows
-    store_rows(chdb_url, rows)
+    store_rows(warehouse_url, rows)
     (alert,) = rows["alerts"]
-    with open_warehouse(chdb_url) as wh:
+    with open_warehouse(warehouse_url) as wh:
         record(wh, new_action(alert["alert_id"], "acknowledge", "surv-3", datetime(2026, 11, 22, 1, tzinfo=timezone.utc)))
     runner = CliRunner()
-    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "dossier"])
+    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", warehouse_url, "--format", "dossier"])
     assert res.exit_code == 1, res.output  # a violation, as `replay round` says
     doc = json.loads(res.stdout)
     assert (doc["table_id"], doc["round_id"], doc["ruleset"]["id"]) == (TABLE, "R2", "french_roulette.galicia")
@@ -45,16 +45,16 @@ def test_the_dossier_of_a_disputed_round(chdb_url, tmp_path):
     assert any("treinta y cinco veces" in q["text"] for q in v["law"])
     assert [(h["action"], h["actor"]) for h in v["history"]] == [("acknowledge", "surv-3")]
 
-    page = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "html"])
+    page = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", warehouse_url, "--format", "html"])
     assert page.exit_code == 1
     html = page.stdout
     assert "Dossier of round R2, table GAL-RF-09" in html
     assert "Pleno o número completo" in html and "surv-3" in html and "-10.00" in html
-    assert runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "pdf"]).exit_code == 2
+    assert runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", warehouse_url, "--format", "pdf"]).exit_code == 2
 
     # the same dossier as a PDF (WeasyPrint), read back with poppler: pages drawn, the law quoted
     pdf = tmp_path / "R2.pdf"
-    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", chdb_url, "--format", "pdf", "--out", str(pdf)])
+    res = runner.invoke(app, ["replay", "round", TABLE, "R2", "--warehouse", warehouse_url, "--format", "pdf", "--out", str(pdf)])
     assert res.exit_code == 1 and f"wrote {pdf}" in res.output, res.output
     pages = pdf_pages(pdf, tmp_path)
     assert pages and all(p.stat().st_size > 2000 for p in pages)
