@@ -1,7 +1,8 @@
 """The auditor's dossier (issue 8 §4): `pitwatch replay round T R --format dossier|html|pdf` from a
 real warehouse (the ClickHouse 18.16 server and chDB). The round R2 of table GAL-RF-09
-(tests/test_replay_cli.py): straight-up on 17 recorded as 350.00 where 000 L133 pays thirty-five times the stake (10.00 € -> 360.00 back):
-under-paid by 10.00 €; the surveillance room acknowledged its alert."""
+(tests/test_replay_cli.py): straight-up on 17 recorded as 350.00 where 000 L133 pays thirty-five
+times the stake (10.00 € -> 360.00 back): under-paid by 10.00 €; the surveillance room
+acknowledged its alert."""
 
 from __future__ import annotations
 
