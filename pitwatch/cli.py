@@ -17,7 +17,7 @@ from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
 from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
-from pitwatch.report.commands import report_app
+from pitwatch.reports.commands import report_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
 
@@ -371,7 +371,7 @@ def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, st
     if doc is None:
         _fail(f"round {round_id} of table {table_id} not found in {url}")
     if fmt == "pdf":
-        from pitwatch.report.render import write_pdf
+        from pitwatch.reports.render import write_pdf
 
         assert out is not None
         try:

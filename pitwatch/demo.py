@@ -216,8 +216,8 @@ def write_outputs(warehouse_url: str, data_dir: Path) -> list[tuple[str, Path]]:
     if no round has one)."""
     from pitwatch.dashboards.preview import write_preview
     from pitwatch.replay.dossier import first_flagged_round, render_html, round_dossier
-    from pitwatch.report.monthly import build_monthly
-    from pitwatch.report.render import write_pdf, write_report
+    from pitwatch.reports.monthly import build_monthly
+    from pitwatch.reports.render import write_pdf, write_report
     from pitwatch.warehouse import open_warehouse
 
     out: list[tuple[str, Path]] = []

@@ -46,7 +46,7 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     # the monthly report of each casino of the evening (21 Nov 2026), in HTML, PDF and CSV; the
     # simulated surveillance staff acted on the alerts, so the report has response times
     assert "simulated surveillance staff:" in proc.stdout
-    from pitwatch.report.render import CSV_FILES
+    from pitwatch.reports.render import CSV_FILES
     for casino in ("gal-coruna", "and-marbella"):  # 6 tables: the 7th, of ast-gijon, is not there
         pdf = data / "report" / f"{casino}-2026-11.pdf"
         assert f"monthly report {casino} 2026-11 (HTML, PDF, {len(CSV_FILES)} CSV): {pdf}" in proc.stdout

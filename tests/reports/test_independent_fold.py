@@ -1,4 +1,4 @@
-"""The independent monthly fold (tests/report/independent_fold.py) against pitwatch's own
+"""The independent monthly fold (tests/reports/independent_fold.py) against pitwatch's own
 figures on fault-free simulated evenings, and against figures worked out by hand."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.report.independent_fold import fold_month, gaming_day, month_of
+from tests.reports.independent_fold import fold_month, gaming_day, month_of
 
 FIGURES = ("bets", "handle", "win", "drop", "cashed", "fills", "credits", "tips")
 D = Decimal

@@ -1,4 +1,4 @@
-"""The monthly regulator report's figures (:mod:`pitwatch.report.monthly`) on an evening whose month
+"""The monthly regulator report's figures (:mod:`pitwatch.reports.monthly`) on an evening whose month
 is worked out by hand, on the ClickHouse 18.16 server and on chDB.
 
 The evening is :func:`tests.test_accounting.the_evening` (table RF-ACC of casino gal-acc, French
@@ -25,7 +25,7 @@ from decimal import Decimal
 import pytest
 from pitwatch.lifecycle.actions import AlertAction
 from pitwatch.lifecycle.store import record
-from pitwatch.report.monthly import build_monthly, month_days
+from pitwatch.reports.monthly import build_monthly, month_days
 from pitwatch.warehouse import open_warehouse
 
 from tests.fixtures.batches import store_rows
@@ -134,14 +134,14 @@ def test_month_boundaries():
 def test_the_report_equals_an_independent_fold_of_the_raw_events(warehouse_url, scenario):
     """A fault-free night of 7 tables in 3 casinos across 06:00 Madrid on 1 December, through the
     batch processor into the warehouse: every table line of the November and December reports
-    equals the independent fold of the same raw event lines (tests/report/independent_fold.py,
+    equals the independent fold of the same raw event lines (tests/reports/independent_fold.py,
     standard library only, no pitwatch code): days open, bets, drop, handle, win, commission,
     tips, fills, credits, chips cashed."""
     from pitwatch.streams.processor import BatchProcessor
 
     from tests.fixtures.batches import to_messages
-    from tests.report.independent_fold import fold_month
-    from tests.report.test_independent_fold import SCENARIOS, _simulated
+    from tests.reports.independent_fold import fold_month
+    from tests.reports.test_independent_fold import SCENARIOS, _simulated
 
     lines = _simulated(*SCENARIOS[scenario])
     store_rows(warehouse_url, BatchProcessor({}.get).process(to_messages([x.encode() for x in lines], 3)).rows)

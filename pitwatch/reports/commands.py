@@ -30,9 +30,9 @@ def monthly_cmd(
     versions, the source events and the SHA-256 of the report data. The CSV columns are described
     in docs/monthly-report.md."""
     from pitwatch.cli_support import settings
-    from pitwatch.report.labels import LANGS
-    from pitwatch.report.monthly import build_monthly, month_days
-    from pitwatch.report.render import FORMATS, write_report
+    from pitwatch.reports.labels import LANGS
+    from pitwatch.reports.monthly import build_monthly, month_days
+    from pitwatch.reports.render import FORMATS, write_report
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
     chosen = tuple(f.strip() for f in formats.split(",") if f.strip())

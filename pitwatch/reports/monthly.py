@@ -38,7 +38,7 @@ from zoneinfo import ZoneInfo
 from pitwatch.lifecycle.state import fold
 from pitwatch.lifecycle.store import action_of_row
 from pitwatch.replay.figures import WinBand
-from pitwatch.report import queries as q
+from pitwatch.reports import queries as q
 
 MADRID = ZoneInfo("Europe/Madrid")
 DAY_STARTS = time(6, 0)

@@ -1,7 +1,7 @@
-"""Render a :class:`~pitwatch.report.monthly.MonthlyReport` as HTML, PDF and CSV files.
+"""Render a :class:`~pitwatch.reports.monthly.MonthlyReport` as HTML, PDF and CSV files.
 
 - :func:`render_html`: one self-contained page (template ``templates/monthly.html.j2``, inline SVG
-  charts, print CSS for A4 landscape), labels in Spanish or English (:mod:`pitwatch.report.labels`);
+  charts, print CSS for A4 landscape), labels in Spanish or English (:mod:`pitwatch.reports.labels`);
 - :func:`write_pdf`: that page through WeasyPrint (no browser needed);
 - :func:`write_csv`: one file per table of the report (:data:`CSV_FILES`), UTF-8, comma-separated,
   dot decimals, English column names: what a spreadsheet imports. ``docs/monthly-report.md`` says
@@ -19,9 +19,9 @@ from typing import Any, Callable
 
 import jinja2
 
-from pitwatch.report.charts import alerts_chart, win_chart
-from pitwatch.report.labels import labels
-from pitwatch.report.monthly import MonthlyReport
+from pitwatch.reports.charts import alerts_chart, win_chart
+from pitwatch.reports.labels import labels
+from pitwatch.reports.monthly import MonthlyReport
 
 FORMATS = ("html", "pdf", "csv")
 OPEN_SHOWN = 25
@@ -96,7 +96,7 @@ def money_format(lang: str) -> Callable[[Any], str]:
     return fmt
 
 
-_ENV = jinja2.Environment(loader=jinja2.PackageLoader("pitwatch.report", "templates"),
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("pitwatch.reports", "templates"),
                           autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
 
 

@@ -1,5 +1,5 @@
 """The monthly report as HTML, PDF and CSV, and ``pitwatch report monthly``: on the hand-worked
-month of tests/report/test_monthly.py (chDB). The PDF is rendered with poppler's ``pdftoppm`` and
+month of tests/reports/test_monthly.py (chDB). The PDF is rendered with poppler's ``pdftoppm`` and
 read back with ``pdftotext``; the CSV files are read back with the csv module and checked against
 their documentation (docs/monthly-report.md)."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from pitwatch.cli import app
-from pitwatch.report.monthly import build_monthly
-from pitwatch.report.render import CSV_FILES, money_format, render_html, write_report
+from pitwatch.reports.monthly import build_monthly
+from pitwatch.reports.render import CSV_FILES, money_format, render_html, write_report
 from pitwatch.warehouse import open_warehouse
 from typer.testing import CliRunner
 
