@@ -44,7 +44,8 @@ def contributions(hand: dict) -> tuple[dict[str, Decimal], list[str], list[str]]
 
     for p, ante in zip(players, hand["antes"]):
         pay(p, _dec(ante))
-    for p, blind in zip(players, hand["blinds_or_straddles"]):
+    blinds = hand["blinds_or_straddles"][::-1] if n == 2 else hand["blinds_or_straddles"]  # pokerkit: reversed heads-up
+    for p, blind in zip(players, blinds):
         before = put[p]
         pay(p, _dec(blind))
         street[p] += put[p] - before
