@@ -10,6 +10,8 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.rules.poker.betting import BettingError, BettingRound
 
 from tests.rules.test_poker_real_hands import PHH
@@ -190,3 +192,55 @@ def test_real_hands_break_no_betting_rule(real_hands):
         broken += b
     assert broken == Counter()
     assert checked == Counter({"fold": 4452, "check": 1792, "call": 1512, "bet": 808, "raise": 799})
+
+
+@st.composite
+def intervals(draw):
+    """An interval of 2-6 players with random stacks and blinds, then actions drawn among those
+    the interval accepts at each turn (fold, check, call, a bet or raise of a random legal size)."""
+    n = draw(st.integers(2, 6))
+    players = [f"P{i}" for i in range(n)]
+    stacks = {p: Decimal(draw(st.integers(0, 400))) for p in players}
+    structure = draw(st.sampled_from(["no_limit", "pot_limit", "fixed_limit"]))
+    put = {}
+    if draw(st.booleans()):
+        put = {players[-2]: min(Decimal(1), stacks[players[-2]]), players[-1]: min(Decimal(2), stacks[players[-1]])}
+    behind = {p: stacks[p] - put.get(p, Decimal(0)) for p in players}
+    r = BettingRound(players, behind, structure, Decimal(2), put, Decimal(draw(st.integers(0, 50))),
+                     increment=Decimal(2))
+    for _ in range(60):
+        p = r.to_act
+        if p is None:
+            break
+        options = []
+        for action in ("fold", "check", "call"):
+            amount = r.to_call(p) if action == "call" else Decimal(0)
+            try:
+                r.verify(p, action, amount)
+                options.append((action, amount))
+            except BettingError:
+                pass
+        size = Decimal(draw(st.integers(1, 400)))
+        for action in ("bet", "raise"):
+            for amount in (size, r.behind[p], r.highest * 2 - r.bets[p], r.increment, r.highest + r.increment - r.bets[p]):
+                try:
+                    r.verify(p, action, amount)
+                    options.append((action, amount))
+                except BettingError:
+                    pass
+        assert options, (p, r)  # a player whose turn it is can always do something (fold at least)
+        r.act(p, *draw(st.sampled_from(options)))
+    return r, behind, put
+
+
+@settings(max_examples=300, deadline=None)
+@given(intervals())
+def test_an_interval_of_accepted_actions_closes_with_every_bet_matched(interval):
+    """IX.8 (004 L4541-L4545): at the close, every player still in and not all-in has put in the
+    highest bet; no chip appears or vanishes; the interval ends (at most 60 actions here)."""
+    r, behind, put = interval
+    assert r.over
+    total = sum(behind.values()) + sum(put.values())
+    assert sum(r.behind.values()) + sum(r.bets.values()) == total
+    for p in r.live:
+        assert p in r.shoved or r.bets[p] == r.highest or len(r.live) == 1
