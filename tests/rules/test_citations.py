@@ -335,6 +335,8 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/poker/betting.py:BettingRound._verify_bet": ["incrementos", "bote", "limite"],
     "pitwatch/rules/poker/betting.py:BettingRound._verify_raise": ["tres ocasiones", "incrementos", "bote", "doble",
                                                                     "subir"],
+    "pitwatch/rules/poker/showdown.py": ["combinaciones", "misma jugada", "anuncie", "croupier"],
+    "pitwatch/rules/poker/showdown.py:winners": ["mostrar sus naipes"],
     "pitwatch/rules/poker/pots.py": ["5 por 100", "proporcional", "bote"],
     "pitwatch/rules/poker/pots.py:MAX_RAKE_RATE": ["5 por 100"],
     "pitwatch/rules/poker/pots.py:build_pots": ["proporcional"],

@@ -1,0 +1,59 @@
+"""The showdown of póquer en círculo: which shown hands win each pot («los naipes hablan»).
+
+The croupier, not the players, reads the hands and names the winner (004 L4624-L4634, IX.21). A
+hand is the best five of the player's hole cards and the board; hands rank as the regulation lists
+them, «escalera real de color» to «carta mayor» (004 L4278-L4324, VI.1), with the tie-breaks of VI.2
+(004 L4326-L4365); where VI.2 stops (a colour's or a pair's further cards, AMBIGUITY #15 of the
+catalogue) the next cards decide, as in every casino. Equal hands share the pot (IX.24, see
+:func:`pitwatch.rules.poker.pots.split_pot`). This ranking is the standard one of a 52-card game:
+the evaluation is pokerkit's (``StandardHighHand``), a well-kept library, not ours.
+
+Cards are pitwatch codes (``"QH"``: :mod:`pitwatch.schemas.cards`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pokerkit import Card, StandardHighHand
+
+from pitwatch.rules.poker.pots import Pot
+from pitwatch.schemas.cards import is_card
+
+
+class ShowdownError(ValueError):
+    """Cards the showdown cannot read (not a card, a card twice, too few)."""
+
+
+def _cards(codes: Sequence[str]) -> list[Any]:
+    bad = [c for c in codes if not is_card(c)]
+    if bad:
+        raise ShowdownError(f"{bad} are not cards (RANK + SUIT, e.g. QH)")
+    return list(Card.parse("".join(c[0] + c[1].lower() for c in codes)))
+
+
+def hand_of(hole: Sequence[str], board: Sequence[str]) -> Any:
+    """The best five-card hand of ``hole`` and ``board`` (a pokerkit ``StandardHighHand``: compare
+    with ``<``, ``==``; ``str`` names it). Raises :class:`ShowdownError` for fewer than five cards,
+    a code that is not a card or a card twice."""
+    codes = [*hole, *board]
+    if len(set(codes)) != len(codes):
+        raise ShowdownError(f"a card appears twice in {codes}")
+    if len(codes) < 5:
+        raise ShowdownError(f"a hand needs five cards, not {len(codes)}")
+    return StandardHighHand.from_game(_cards(hole), _cards(board))
+
+
+def winners(pot: Pot, shown: Mapping[str, Sequence[str]], board: Sequence[str]) -> tuple[str, ...]:
+    """The eligible players of ``pot`` with the best of the hands ``shown`` (player -> hole cards),
+    in the pot's order: several when equal. An eligible player who did not show has given up his
+    claim (004 L4608-L4622, IX.19-IX.20). Raises :class:`ShowdownError` when no eligible player
+    showed, or for unreadable cards."""
+    hands = {p: hand_of(shown[p], board) for p in pot.eligible if p in shown}
+    if not hands:
+        raise ShowdownError(f"nobody eligible for the pot of {pot.amount} showed a hand")
+    best = max(hands.values())
+    return tuple(p for p in pot.eligible if p in hands and hands[p] == best)
+
+
+__all__ = ["ShowdownError", "hand_of", "winners"]
