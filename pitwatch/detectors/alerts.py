@@ -33,6 +33,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.TABLE_QUARANTINED: "high",
     ViolationKind.QUARANTINE_RELEASED: "low",
     ViolationKind.FLOAT_DISCREPANCY: "high",
+    ViolationKind.DEALER_PLAYER_COLLUSION: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

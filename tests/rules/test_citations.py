@@ -337,6 +337,8 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
                                                                     "subir"],
     "pitwatch/rules/poker/showdown.py": ["combinaciones", "misma jugada", "anuncie", "croupier"],
     "pitwatch/rules/poker/showdown.py:winners": ["mostrar sus naipes"],
+    "pitwatch/detectors/pairs.py": ["fraudes"],
+    "pitwatch/detectors/pairs.py:CITATION": ["fraudes"],
     "pitwatch/rules/poker/pots.py": ["5 por 100", "proporcional", "bote"],
     "pitwatch/rules/poker/pots.py:MAX_RAKE_RATE": ["5 por 100"],
     "pitwatch/rules/poker/pots.py:build_pots": ["proporcional"],
