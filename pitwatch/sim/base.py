@@ -21,7 +21,15 @@ fault                   what happens                               where
 ``dropped_event``       an event never reaches the log (seq gap)   framework
 ``duplicated_event``    an event is delivered twice                framework
 ``chips_missing``       the closing count is short (per session)   framework (cage)
+``dealer_collusion``    the ring's dealer over-pays his partner    framework
 ======================  =========================================  ======================
+
+A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
+to the table. With ``dealer_collusion`` on, each table has a ring: its first dealer
+(``D-<table>-01``) and its first player (``P-<table>-001``, who then stays all evening); while that
+dealer deals, each of the partner's bets is over-paid by a few chips with the fault's probability
+(each one labelled, and each a payout discrepancy for the engine; the ring as a whole is what
+:mod:`pitwatch.detectors.pairs` finds).
 
 The table's chips are followed by :class:`pitwatch.sim.cage.TableChips`: fills and credits
 keep the float stocked, players tip now and then, and ``table_closed`` carries the count.
@@ -48,8 +56,11 @@ from pitwatch.sim.payouts import Payment
 
 FAULT_KINDS = (
     "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
-    "illegal_decision", "dropped_event", "duplicated_event", "chips_missing",
+    "illegal_decision", "dropped_event", "duplicated_event", "chips_missing", "dealer_collusion",
 )
+
+DEALER_ROSTER = 3
+"""Dealers who take turns at a table (``D-<table>-01`` .. ``-03``)."""
 
 FAULT_ALERTS: dict[str, frozenset[str]] = {
     "wrong_payout": frozenset({"payout_discrepancy"}),
@@ -61,6 +72,7 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "dropped_event": frozenset({"sequence_gap"}),
     "duplicated_event": frozenset({"duplicate_event"}),
     "chips_missing": frozenset({"float_discrepancy"}),
+    "dealer_collusion": frozenset({"payout_discrepancy"}),
 }
 """The alert kinds that count as catching each fault kind."""
 
@@ -224,6 +236,8 @@ class _TableRunner:
         self.droppable = DROPPABLE.get(spec.game, frozenset())
         self.chips = TableChips(spec.min_bet * 1000)
         self.cage_rng = random.Random(f"{seed}:{index}:{spec.table_id}:cage")
+        self.ring = (f"D-{spec.table_id}-01", f"P-{spec.table_id}-001")
+        self.bet_player: dict[str, str] = {}
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -239,6 +253,8 @@ class _TableRunner:
             "actor": {"role": role, "id": aid}, "type": type, **_jsonable(payload),
         }
         EVENT_CLASS_BY_TYPE[type].model_validate(ev)  # a malformed event is a simulator bug: raise
+        if type == "bet_placed":
+            self.bet_player[payload["bet_id"]] = payload["player_id"]
         self.chips.observe(type, payload)  # it happened at the table, logged or not
         if round_id is not None and type in self.droppable and self.faults.hit("dropped_event"):
             self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
@@ -251,7 +267,7 @@ class _TableRunner:
 
     def new_dealer(self) -> None:
         self.dealer_n += 1
-        self.table.dealer_id = f"D-{self.spec.table_id}-{self.dealer_n:02d}"
+        self.table.dealer_id = f"D-{self.spec.table_id}-{(self.dealer_n - 1) % DEALER_ROSTER + 1:02d}"
         self.emitter.table_event("dealer_assigned", actor=("pit_boss", "PB-1"), dt=30,
                                  dealer_id=self.table.dealer_id)
 
@@ -290,7 +306,10 @@ class _TableRunner:
                 self.new_dealer()
                 next_dealer = self.clock + timedelta(minutes=self.rng.uniform(20, 40))
             if self.rng.random() < 0.05 and len(t.players) > 2:
-                p = t.players.pop(self.rng.randrange(len(t.players)))
+                i = self.rng.randrange(len(t.players))
+                if t.players[i].player_id == self.ring[1] and self.rates.get("dealer_collusion"):
+                    i = (i + 1) % len(t.players)  # the ring's partner stays
+                p = t.players.pop(i)
                 self.emitter.table_event("player_left", actor=("player", p.player_id), dt=5,
                                          player_id=p.player_id)
             if self.rng.random() < 0.06 or len(t.players) < 2:
@@ -338,9 +357,14 @@ class _TableRunner:
         wrong = None
         if expected and self.faults.hit("wrong_payout"):
             wrong = self.rng.randrange(len(expected))
+        ring = self.table.dealer_id == self.ring[0]
         for i, e in enumerate(expected):
             returned, commission = e.returned, e.commission
-            if i == wrong:
+            if ring and self.bet_player.get(e.bet_id) == self.ring[1] and self.faults.hit("dealer_collusion"):
+                returned += self.spec.min_bet * self.rng.choice((1, 2, 5))
+                self.faults.label("dealer_collusion", round_id, e.bet_id,
+                                  f"{self.ring[0]} over-paid {self.ring[1]}: {returned} instead of {e.returned}")
+            elif i == wrong:
                 chips = self.spec.min_bet * self.rng.choice((1, 2, 5))
                 if returned > 0 and self.rng.random() < 0.5:
                     returned = max(Decimal("0.00"), returned - chips)
