@@ -81,6 +81,14 @@ def test_a_player_favoured_by_every_dealer_is_not_one_pairs_fault():
     assert det.p_value("D1", "P9")[0] == 10
 
 
+def test_it_is_a_detector():
+    """The interface of :mod:`pitwatch.detectors.base`: keyed by the pair, versioned state."""
+    from pitwatch.detectors.base import Detector
+
+    det: Detector = PairDetector()  # mypy checks the structure; the runtime check the methods
+    assert isinstance(det, Detector) and det.keyed_by == "dealer, player" and det.to_state()["version"] == 1
+
+
 def test_the_state_is_versioned_json_and_resumes_the_same():
     """to_state -> JSON -> from_state: the same p-values, the same pairs alerted, and a further
     round gives the same alerts as on the original detector."""

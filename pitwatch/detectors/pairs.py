@@ -93,7 +93,8 @@ class _Pair:
 
 
 class PairDetector:
-    """The dealer-player collusion detector (module docstring); thresholds as data."""
+    """The dealer-player collusion detector (module docstring); thresholds as data. A
+    :class:`pitwatch.detectors.base.Detector`."""
 
     name: ClassVar[str] = KIND
     keyed_by: ClassVar[str] = "dealer, player"
