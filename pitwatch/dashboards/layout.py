@@ -11,6 +11,7 @@ from grafana_foundation_sdk.builders import dashboard, stat, table, timeseries
 from grafana_foundation_sdk.models.dashboard import DataSourceRef, DynamicConfigValue, GridPos
 
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, SQL
+from pitwatch.replay.figures import Z95
 
 ALL_VALUE = "'*'"
 """What a multi-value variable's All stands for in the SQL: the quoted star (see :func:`selected`)."""
@@ -57,10 +58,10 @@ class Board:
 BAND_COLOURS = [
     DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-background"}),
     DynamicConfigValue(id_val="thresholds", value={"mode": "absolute", "steps": [
-        {"color": "red", "value": None}, {"color": "green", "value": -1.96}, {"color": "red", "value": 1.96}]}),
+        {"color": "red", "value": None}, {"color": "green", "value": -float(Z95)}, {"color": "red", "value": float(Z95)}]}),
 ]
-"""A field override: the cell red below -1.96 σ and above +1.96 σ, green between (Grafana's
-thresholds: each step's colour from its value up)."""
+"""A field override: the cell red below -1.96 σ (:data:`~pitwatch.replay.figures.Z95`) and above
++1.96 σ, green between (Grafana's thresholds: each step's colour from its value up)."""
 
 
 def selected(column: str, variable: str) -> str:

@@ -34,14 +34,21 @@ def _filters(day: str, table: str = "table_id") -> str:
 HOURLY_WHERE = f"$__timeFilter(hour) AND {_filters('gaming_day')}"
 
 
+HOURLY = "pitwatch.table_hourly"
+"""The summed figures per table and hour (drop included)."""
+
+
 def _band(keys: str, source: str, where: str) -> str:
     """Per ``keys``: the summed figures, σ, the deviation in σ, the band and whether the win is
-    outside it (1) or not (0), most deviant first."""
-    drop = "toFloat64(sum(drop)) AS drop_eur, " if "table_hourly" in source else ""
-    hold = "if(drop_eur = 0, 0, round(100 * win_eur / drop_eur, 2)) AS hold_pct, " if drop else ""
-    days = "uniqExact(gaming_day) AS gaming_days, " if "table_hourly" in source else "count() AS bets, "
+    outside it (1) or not (0), most deviant first. From :data:`HOURLY`: gaming days, drop and
+    hold; from the settlements (a dealer's rows: no drop), the number of bets."""
+    if source == HOURLY:
+        head = "uniqExact(gaming_day) AS gaming_days, toFloat64(sum(drop)) AS drop_eur, "
+        hold = "if(drop_eur = 0, 0, round(100 * win_eur / drop_eur, 2)) AS hold_pct, "
+    else:
+        head, hold = "count() AS bets, ", ""
     return f"""
-SELECT {keys}, {days}{drop}toFloat64(sum(handle)) AS handle_eur, toFloat64(sum(win)) AS win_eur, {hold}
+SELECT {keys}, {head}toFloat64(sum(handle)) AS handle_eur, toFloat64(sum(win)) AS win_eur, {hold}
        toFloat64(sum(theoretical_win)) AS theo_eur, sqrt(toFloat64(sum(theoretical_variance))) AS sd_eur,
        win_eur - theo_eur AS win_minus_theo, if(sd_eur > 0, round((win_eur - theo_eur) / sd_eur, 2), 0) AS deviation_sd,
        theo_eur - {Z95} * sd_eur AS band_low, theo_eur + {Z95} * sd_eur AS band_high,
@@ -85,8 +92,8 @@ WHERE {HOURLY_WHERE}
 GROUP BY gaming_day
 ORDER BY time""", 18, 6),
         Panel("Tables: actual against theoretical win", "table", "table",
-              _band("table_id, game", "pitwatch.table_hourly", HOURLY_WHERE), 24, 10, highlight="deviation_sd"),
-        Panel("Games", "table", "table", _band("game", "pitwatch.table_hourly", HOURLY_WHERE), 12, 7,
+              _band("table_id, game", HOURLY, HOURLY_WHERE), 24, 10, highlight="deviation_sd"),
+        Panel("Games", "table", "table", _band("game", HOURLY, HOURLY_WHERE), 12, 7,
               highlight="deviation_sd"),
         Panel("Dealers", "table", "table", _band(
             "dealer_id", "pitwatch.settlements FINAL",

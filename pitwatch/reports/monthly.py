@@ -38,6 +38,7 @@ from zoneinfo import ZoneInfo
 from pitwatch.lifecycle.state import fold
 from pitwatch.lifecycle.store import action_of_row
 from pitwatch.replay.figures import WinBand
+from pitwatch.replay.formatting import time_json
 from pitwatch.reports import queries as q
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -174,7 +175,7 @@ class MonthlyReport:
             alerts[k] = _text(alerts[k])
         return {
             "casino_id": self.casino_id, "month": self.month, "first_gaming_day": self.first_day.isoformat(),
-            "last_gaming_day": self.last_day.isoformat(), "as_of": _iso(self.as_of),
+            "last_gaming_day": self.last_day.isoformat(), "as_of": time_json(self.as_of),
             "tables": [f.data() for f in self.tables], "games": [f.data() for f in self.games],
             "periods": [f.data() for f in self.periods],
             "gross_gaming_income_ytd": str(self.gross_gaming_income_ytd), "alerts": alerts,
@@ -186,10 +187,6 @@ class MonthlyReport:
         """SHA-256 (hex) of :meth:`data` as canonical JSON (sorted keys, no spaces, UTF-8)."""
         text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _iso(t: datetime | None) -> str | None:
-    return None if t is None else t.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
@@ -211,8 +208,8 @@ def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
     rulesets = [{"ruleset_id": r[0], "ruleset_hash": r[1], "jurisdiction": r[2] or "", "bets": int(r[3])}
                 for r in wh.query(q.RULESETS_SQL, p)]
     count, lo, hi = wh.query(q.EVENTS_SQL, p)[0]
-    events = {"count": int(count), "first": _iso(_utc_ms(int(lo))) if count else None,
-              "last": _iso(_utc_ms(int(hi))) if count else None}
+    events = {"count": int(count), "first": time_json(_utc_ms(int(lo))) if count else None,
+              "last": time_json(_utc_ms(int(hi))) if count else None}
     daily = [{"gaming_day": d.isoformat(), "game": g, "win": str(_dec(w)), "theoretical_win": str(_dec(t))}
              for d, g, w, t in wh.query(q.DAILY_SQL, p)]
     return MonthlyReport(casino_id, month, first, last, as_of, tables, sorted(games.values(), key=lambda f: f.game),
@@ -252,10 +249,10 @@ def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: li
     floats = {t.label: t for t in tables}
     for alert_id, kind, severity, table_id, amount, t, day in rows:
         detected = _utc_ms(int(t))
-        status = fold(alert_id, sorted(actions.get(alert_id, []), key=lambda a: (a.acted_at, a.action_id)))
+        status = fold(alert_id, actions.get(alert_id, []))  # fold applies them in (acted_at, action_id) order
+        if status.state != "closed" and as_of - detected > OPEN_TOO_LONG:
+            sec.open_over_7_days.append(_open_row(alert_id, kind, severity, table_id, detected, status.state, as_of))
         if day < first:
-            if status.state != "closed" and as_of - detected > OPEN_TOO_LONG:
-                sec.open_over_7_days.append(_open_row(alert_id, kind, severity, table_id, detected, status.state, as_of))
             continue
         sec.total += 1
         k = kinds.setdefault((kind, severity), {"kind": kind, "severity": severity, "count": 0, "amount": Decimal("0.00")})
@@ -270,8 +267,6 @@ def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: li
         if status.state == "closed" and status.closed_at is not None:
             sec.closed += 1
             close_min.append(_minutes(status.closed_at - detected))
-        if status.state != "closed" and as_of - detected > OPEN_TOO_LONG:
-            sec.open_over_7_days.append(_open_row(alert_id, kind, severity, table_id, detected, status.state, as_of))
         if kind == "float_discrepancy" and table_id in floats:
             floats[table_id].float_difference += _dec(amount)
     sec.by_kind = [{**v, "amount": str(v["amount"])} for _, v in sorted(kinds.items())]
@@ -296,7 +291,7 @@ def _median(xs: list[Decimal]) -> Decimal | None:
 def _open_row(alert_id: str, kind: str, severity: str, table_id: str, detected: datetime, state: str,
               as_of: datetime) -> dict[str, Any]:
     return {"alert_id": alert_id, "kind": kind, "severity": severity, "table_id": table_id,
-            "detected_at": _iso(detected), "state": state, "age_days": (as_of - detected).days}
+            "detected_at": time_json(detected), "state": state, "age_days": (as_of - detected).days}
 
 
 __all__ = ["AlertsSection", "FigureLine", "MonthlyReport", "OPEN_TOO_LONG", "build_monthly", "day_start", "month_days"]

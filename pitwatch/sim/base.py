@@ -237,7 +237,8 @@ class _TableRunner:
         self.chips = TableChips(spec.min_bet * 1000)
         self.cage_rng = random.Random(f"{seed}:{index}:{spec.table_id}:cage")
         self.ring = (f"D-{spec.table_id}-01", f"P-{spec.table_id}-001")
-        self.bet_player: dict[str, str] = {}
+        self.partner_bets: set[str] = set()
+        """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -253,8 +254,8 @@ class _TableRunner:
             "actor": {"role": role, "id": aid}, "type": type, **_jsonable(payload),
         }
         EVENT_CLASS_BY_TYPE[type].model_validate(ev)  # a malformed event is a simulator bug: raise
-        if type == "bet_placed":
-            self.bet_player[payload["bet_id"]] = payload["player_id"]
+        if type == "bet_placed" and payload["player_id"] == self.ring[1]:
+            self.partner_bets.add(payload["bet_id"])
         self.chips.observe(type, payload)  # it happened at the table, logged or not
         if round_id is not None and type in self.droppable and self.faults.hit("dropped_event"):
             self.faults.label("dropped_event", round_id, payload.get("bet_id"), f"seq {self.seq} ({type}) dropped")
@@ -360,7 +361,7 @@ class _TableRunner:
         ring = self.table.dealer_id == self.ring[0]
         for i, e in enumerate(expected):
             returned, commission = e.returned, e.commission
-            if ring and self.bet_player.get(e.bet_id) == self.ring[1] and self.faults.hit("dealer_collusion"):
+            if ring and e.bet_id in self.partner_bets and self.faults.hit("dealer_collusion"):
                 returned += self.spec.min_bet * self.rng.choice((1, 2, 5))
                 self.faults.label("dealer_collusion", round_id, e.bet_id,
                                   f"{self.ring[0]} over-paid {self.ring[1]}: {returned} instead of {e.returned}")
