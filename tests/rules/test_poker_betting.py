@@ -5,7 +5,6 @@ enforced turn, calls and stacks) folded through it: none breaks a rule."""
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from decimal import Decimal
 
@@ -14,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pitwatch.rules.poker.betting import BettingError, BettingRound
 
-from tests.rules.test_poker_real_hands import PHH
+from tests.rules.phh import posted_blinds, real_hands
 
 D = Decimal
 
@@ -131,9 +130,7 @@ def fold_hand(hand: dict) -> tuple[Counter[str], Counter[str]]:
     big blind): the actions checked and the rules broken, by name (an action that breaks one is
     followed anyway)."""
     n = len(hand["starting_stacks"])
-    blinds = [Decimal(str(b)) for b in hand["blinds_or_straddles"]]
-    if n == 2:  # pokerkit reverses the blinds heads-up
-        blinds = blinds[::-1]
+    blinds = posted_blinds(hand)
     pre, post = _orders(blinds)
     stacks = {f"p{i + 1}": Decimal(str(s)) - Decimal(str(a)) for i, (s, a) in enumerate(zip(hand["starting_stacks"],
                                                                                                hand["antes"]))}
@@ -173,20 +170,14 @@ def fold_hand(hand: dict) -> tuple[Counter[str], Counter[str]]:
     return checked, broken
 
 
-@pytest.fixture(scope="module")
-def real_hands() -> list[dict]:
-    data = tomllib.loads(PHH.read_text())
-    return [data[k] for k in sorted(data, key=int)]
-
-
-def test_real_hands_break_no_betting_rule(real_hands):
+def test_real_hands_break_no_betting_rule():
     """All 999 hands fold through the betting rules with every turn, check, call, bet and raise
     accepted: 9,363 actions (4,452 folds, 1,792 checks, 1,512 calls, 808 bets, 799 raises). Even
     Andalucía's minimum raise, double the highest bet (IX.6.d), stricter than the usual «raise by
     the last raise», holds: every raise short of it was a player's whole stack (VII.2)."""
     checked: Counter[str] = Counter()
     broken: Counter[str] = Counter()
-    for hand in real_hands:
+    for hand in real_hands():
         c, b = fold_hand(hand)
         checked += c
         broken += b

@@ -15,14 +15,11 @@ ruleset will flag on imported hands.
 
 from __future__ import annotations
 
-import tomllib
 from decimal import Decimal
-from pathlib import Path
 
-import pytest
 from pitwatch.rules.poker.pots import Pots, build_pots
 
-PHH = Path(__file__).resolve().parents[1] / "data" / "phh" / "abs-100NLH-handhq_1.phhs"
+from tests.rules.phh import posted_blinds, real_hands
 
 
 def _dec(x: object) -> Decimal:
@@ -44,10 +41,9 @@ def contributions(hand: dict) -> tuple[dict[str, Decimal], list[str], list[str]]
 
     for p, ante in zip(players, hand["antes"]):
         pay(p, _dec(ante))
-    blinds = hand["blinds_or_straddles"][::-1] if n == 2 else hand["blinds_or_straddles"]  # pokerkit: reversed heads-up
-    for p, blind in zip(players, blinds):
+    for p, blind in zip(players, posted_blinds(hand)):
         before = put[p]
-        pay(p, _dec(blind))
+        pay(p, blind)
         street[p] += put[p] - before
     folded: list[str] = []
     for action in hand["actions"]:
@@ -70,16 +66,11 @@ def contributions(hand: dict) -> tuple[dict[str, Decimal], list[str], list[str]]
     return put, folded, all_in
 
 
-@pytest.fixture(scope="module")
-def hands() -> list[dict]:
-    data = tomllib.loads(PHH.read_text())
-    return [data[k] for k in sorted(data, key=int)]
-
-
-def test_every_real_hand_makes_pots_that_hold_its_chips_and_pay_eligible_players(hands):
+def test_every_real_hand_makes_pots_that_hold_its_chips_and_pay_eligible_players():
     """999 hands: the pots and the uncalled bet hold every chip put in; in the 826 hands with the
     site's winnings, every player paid is eligible for a pot (or had his uncalled bet back), and
     the site never paid more than the chips in the hand."""
+    hands = real_hands()
     assert len(hands) == 999
     with_winnings = 0
     for i, hand in enumerate(hands, 1):

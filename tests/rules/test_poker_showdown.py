@@ -5,14 +5,14 @@ real PHH hands: whoever these rules say won a showdown is who collected chips.""
 
 from __future__ import annotations
 
-import tomllib
 from decimal import Decimal
 
 import pytest
 from pitwatch.rules.poker.pots import Pot, build_pots
 from pitwatch.rules.poker.showdown import ShowdownError, hand_of, winners
 
-from tests.rules.test_poker_real_hands import PHH, contributions
+from tests.rules.phh import real_hands
+from tests.rules.test_poker_real_hands import contributions
 
 
 def test_the_order_of_vi_1_from_royal_flush_down():
@@ -88,8 +88,7 @@ def test_at_real_showdowns_the_winners_named_here_are_the_ones_who_collected():
     collected (182 of 182); of the other players still in, 153 of 161 collected nothing and the
     other 8 show a re-buy between the hands (about 40 dollars, 6 of them after losing their whole
     stack)."""
-    data = tomllib.loads(PHH.read_text())
-    hands = [data[k] for k in sorted(data, key=int)]
+    hands = list(real_hands())
     nxt = _next_stacks(hands)
     won = lost = lost_nothing = 0
     for i, hand in enumerate(hands):
