@@ -34,6 +34,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.QUARANTINE_RELEASED: "low",
     ViolationKind.FLOAT_DISCREPANCY: "high",
     ViolationKind.DEALER_PLAYER_COLLUSION: "high",
+    ViolationKind.RAKE_DISCREPANCY: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

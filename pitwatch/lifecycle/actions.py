@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from pitwatch.schemas.events import UtcMs
+from pitwatch.schemas.envelope import UtcMs
 
 ActionKind = Literal["acknowledge", "assign", "comment", "escalate", "close", "reopen"]
 ACTIONS: tuple[str, ...] = ("acknowledge", "assign", "comment", "escalate", "close", "reopen")

@@ -9,9 +9,9 @@ Spot codes (``docs/encodings.md``, "Spot codes"): ``straight:N``, ``column:N``, 
 ``split:A-B``, ``columns:A-B``, ``dozens:A-B``, ``street:A-B-C``, ``corner:A-B-C-D``,
 ``sixline:A-B-C-D-E-F`` (numbers without leading zeros), the simple chances ``red``,
 ``black``, ``even``, ``odd``, ``manque``, ``passe``, blackjack ``main``, punto y banca
-``punto``, ``banca``, ``tie``. Hand ids: ``dealer``, ``punto``, ``banca``, or a blackjack box
-hand ``N`` / ``N-M`` (positive integers without leading zeros). Cards: rank then suit
-(:mod:`pitwatch.schemas.cards`), ``AS``, ``TD``, ``QH``.
+``punto``, ``banca``, ``tie``. Hand ids: ``dealer``, ``punto``, ``banca``, ``board`` (poker's
+community cards), a blackjack box hand ``N`` / ``N-M`` or a poker seat ``N`` (positive integers
+without leading zeros). Cards: rank then suit (:mod:`pitwatch.schemas.cards`), ``AS``, ``TD``, ``QH``.
 """
 
 from __future__ import annotations
@@ -52,9 +52,10 @@ SPOT_PATTERN = "^(?:" + "|".join(
     + list(SPOT_WORDS)) + ")$"
 """JSON Schema / regex pattern of a grammatical spot code."""
 
-HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca")
+HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca", "board")
 HAND_PATTERN = f"^(?:{'|'.join(HAND_WORDS)}|{_POS}(?:-{_POS})?)$"
-"""JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``N``, ``N-M``."""
+"""JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``board`` (poker's community
+cards), ``N`` (a blackjack box, a poker seat), ``N-M``."""
 
 CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
 """JSON Schema / regex pattern of a card code (rank, then suit)."""
@@ -144,7 +145,7 @@ def check_hand(value: str) -> str:
     if _HAND_RE.fullmatch(value):
         return value
     raise _did_you_mean(value, "hand_id", "hand id", hand_suggestions(value),
-                        "dealer, punto, banca or a blackjack box hand N or N-M such as 3 or 3-2")
+                        "dealer, punto, banca, board, a poker seat N or a blackjack box hand N or N-M such as 3 or 3-2")
 
 
 def check_card(value: str) -> str:
@@ -172,7 +173,7 @@ SpotCode = Annotated[str, Field(min_length=1, max_length=64, json_schema_extra={
 
 HandId = Annotated[str, Field(min_length=1, max_length=16, json_schema_extra={"pattern": HAND_PATTERN}),
                    AfterValidator(check_hand)]
-"""A ``card_dealt.hand``: ``dealer``, ``punto``, ``banca``, ``N`` or ``N-M``."""
+"""A ``card_dealt.hand``: ``dealer``, ``punto``, ``banca``, ``board``, ``N`` or ``N-M``."""
 
 CardCode = Annotated[str, Field(min_length=1, max_length=16, json_schema_extra={"pattern": CARD_PATTERN}),
                      AfterValidator(check_card)]

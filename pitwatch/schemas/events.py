@@ -26,101 +26,37 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from enum import Enum
 from typing import Annotated, Any, Literal, Union
-from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
+from pydantic import Field, TypeAdapter
 
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
+from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
+    SCHEMA_VERSION,
+    Actor,
+    ActorRole,
+    EventBase,
+    EventId,
+    Game,
+    Id,
+    OptionName,
+    OptionValue,
+    RoundEvent,
+    UtcMs,
+    utc_ms,
+)
 from pitwatch.schemas.money import Money
-
-SCHEMA_VERSION = 1
-
-
-class Game(str, Enum):
-    """Games pitwatch audits. Values are the ``game`` field of the envelope."""
-
-    FRENCH_ROULETTE = "french_roulette"
-    BLACKJACK = "blackjack"
-    PUNTO_BANCA = "punto_banca"
-
-
-class ActorRole(str, Enum):
-    """Who caused an event."""
-
-    DEALER = "dealer"
-    PLAYER = "player"
-    INSPECTOR = "inspector"
-    PIT_BOSS = "pit_boss"
-    DEVICE = "device"
-    SYSTEM = "system"
-
-
-class Actor(BaseModel):
-    """The person or device behind an event: ``{"role": "dealer", "id": "D-07"}``."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    role: ActorRole
-    id: Annotated[str, Field(min_length=1, max_length=64)]
-
-
-Id = Annotated[str, Field(min_length=1, max_length=64)]
-OptionName = Annotated[str, Field(min_length=1, max_length=64)]
-OptionValue = Annotated[str, Field(max_length=256)]
-EventId = Annotated[str, Field(
-    pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-    json_schema_extra={"format": "uuid"})]
-"""A UUID in its canonical 36-character text form (kept as text: it is only ever compared
-and hashed, and the validation runs in pydantic-core's regex engine)."""
-_UTC_ZERO = timedelta(0)
-
-
-def utc_ms(v: datetime, info: ValidationInfo) -> datetime:
-    """After-validator of a time field: ``v`` in UTC, truncated to the millisecond. Raises
-    ``ValueError`` naming the field when ``v`` carries no UTC offset."""
-    off = v.utcoffset()
-    if off is None:
-        raise ValueError(f"{info.field_name} must carry a UTC offset (e.g. 'Z')")
-    if off != _UTC_ZERO:
-        v = v.astimezone(timezone.utc)
-    if v.microsecond % 1000:
-        v = v.replace(microsecond=(v.microsecond // 1000) * 1000)
-    return v
-
-
-UtcMs = Annotated[datetime, AfterValidator(utc_ms)]
-"""A UTC time to the millisecond (events' ``occurred_at``, alert actions' ``acted_at``)."""
-
-
-class EventBase(BaseModel):
-    """The envelope shared by every event (see module docstring)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    event_id: EventId
-    schema_version: Annotated[int, Field(ge=1, le=SCHEMA_VERSION)] = SCHEMA_VERSION
-    casino_id: Id
-    table_id: Id
-    game: Game
-    seq: Annotated[int, Field(ge=1)]
-    round_id: Id | None = None
-    occurred_at: UtcMs
-    actor: Actor
-
-    @field_validator("event_id", mode="before")
-    @classmethod
-    def _uuid_text(cls, v: object) -> object:
-        return v if type(v) is str else str(v) if isinstance(v, UUID) else v
-
-
-class RoundEvent(EventBase):
-    """An event that belongs to a round: ``round_id`` is required."""
-
-    round_id: Id
-
+from pitwatch.schemas.poker import (
+    BetReturned,
+    ButtonPlaced,
+    HandMucked,
+    HandShown,
+    PokerAction,
+    PotAwarded,
+    RakeTaken,
+    StackCounted,
+)
 
 # --------------------------------------------------------------------------- table lifecycle
 
@@ -404,6 +340,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     TableFill, TableCredit, TipReceived,
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
+    ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
 )
 
 Event = Annotated[
@@ -414,6 +351,7 @@ Event = Annotated[
         TableFill, TableCredit, TipReceived,
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
+        ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
     ],
     Field(discriminator="type"),
 ]

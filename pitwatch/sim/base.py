@@ -198,6 +198,7 @@ DROPPABLE: dict[str, frozenset[str]] = {
     "french_roulette": frozenset({"settlement_recorded"}),
     "blackjack": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
     "punto_banca": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
+    "poker": frozenset({"pot_awarded"}),
 }
 """Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
 round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
@@ -207,6 +208,7 @@ GAME_MODULES: dict[str, str] = {
     "french_roulette": "pitwatch.sim.roulette",
     "blackjack": "pitwatch.sim.blackjack",
     "punto_banca": "pitwatch.sim.baccarat",
+    "poker": "pitwatch.sim.poker",
 }
 
 
@@ -284,6 +286,7 @@ class _TableRunner:
         self.emitter.table_event("player_seated", actor=("player", p.player_id), dt=20,
                                  player_id=p.player_id, seat=p.seat)
         buy_in = self.spec.min_bet * self.rng.choice((20, 40, 100, 200))
+        self.table.state.setdefault("bought", {})[p.player_id] = buy_in  # a poker player's first stack
         self.emitter.table_event("chips_bought", actor=("player", p.player_id), dt=10,
                                  player_id=p.player_id, amount=buy_in)
 
@@ -389,7 +392,8 @@ class _TableRunner:
 
 def default_floor(tables: int) -> list[TableSpec]:
     """A realistic mix of ``tables`` tables over three casinos (Galicia, Andalucía,
-    Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset."""
+    Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset, and a
+    hold'em table in Andalucía (from the eighth table on)."""
     catalogue: list[tuple[str, str, str, str, str, dict[str, str]]] = [
         ("gal-coruna", "french_roulette", "french_roulette.galicia", "5.00", "900.00", {}),
         ("gal-coruna", "blackjack", "blackjack.galicia", "10.00", "200.00", {}),
@@ -398,13 +402,15 @@ def default_floor(tables: int) -> list[TableSpec]:
         ("and-marbella", "blackjack", "blackjack.andalucia", "10.00", "200.00", {}),
         ("and-marbella", "punto_banca", "punto_banca.andalucia", "20.00", "2000.00", {}),
         ("ast-gijon", "punto_banca", "punto_banca.asturias", "20.00", "2000.00", {}),
+        ("and-marbella", "poker", "poker.andalucia", "2.00", "1000.00", {}),
     ]
-    prefix = {"french_roulette": "RF", "blackjack": "BJ", "punto_banca": "PB"}
+    prefix = {"french_roulette": "RF", "blackjack": "BJ", "punto_banca": "PB", "poker": "PK"}
     specs = []
     for i in range(tables):
         casino, game, ruleset, lo, hi, opts = catalogue[i % len(catalogue)]
         tid = f"{casino.split('-')[0].upper()}-{prefix[game]}-{i + 1:02d}"
-        specs.append(TableSpec(tid, casino, game, ruleset, Decimal(lo), Decimal(hi), dict(opts)))
+        specs.append(TableSpec(tid, casino, game, ruleset, Decimal(lo), Decimal(hi), dict(opts),
+                               seats=9 if game == "poker" else 7))
     return specs
 
 

@@ -53,6 +53,10 @@ class TableChips:
         elif type == "settlement_recorded":
             self.count -= payload["returned"] - payload.get("commission", ZERO)
             self._recorded.add(payload["bet_id"])
+        elif type == "poker_action":  # into the pot, on the table
+            self.count += payload.get("amount", ZERO)
+        elif type in ("pot_awarded", "bet_returned"):  # the rake stays, in the cagnotte
+            self.count -= payload["amount"]
         elif type in ("chips_bought", "table_credit"):
             self.count -= payload["amount"]
         elif type in ("chips_cashed", "table_fill"):

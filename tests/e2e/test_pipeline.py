@@ -66,20 +66,6 @@ def oracle(events_file) -> dict:
     return {"settlements": settlements, "alerts": alerts, "lines": n}
 
 
-@pytest.fixture
-def broker(tmp_path):
-    with LocalBroker(log_dir=tmp_path) as b:
-        b.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=4)
-        yield b
-
-
-@pytest.fixture
-def server_db(clickhouse_server):
-    """A fresh database on the session's ClickHouse 18.16 server."""
-    base = clickhouse_server.rsplit("/", 1)[0]
-    return f"{base}/e2e_{uuid.uuid4().hex[:10]}"
-
-
 def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:
     status = workdir / f"{name}-status.json"
     status.unlink(missing_ok=True)

@@ -52,8 +52,8 @@ def refusal(text: str) -> str:
 
 
 def test_every_game_has_rulesets_and_a_model():
-    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 7
-    assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca"}
+    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 8
+    assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca", "poker"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -113,8 +113,9 @@ NESTED = {
     "french_roulette": ("[limits.max_multiples]", "limits.max_multiples"),
     "blackjack": ("[[ambiguities]]", "ambiguities.0"),
     "punto_banca": ("[tableau]", "tableau"),
+    "poker": ("[variants.omaha]", "variants.omaha"),
 }
-SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]"}
+SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -243,7 +244,7 @@ def test_the_engine_finds_every_game_in_a_fresh_process():
               "from pitwatch.rules.registry import GAMES\n"
               "print(sorted(GAMES))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
-    assert out.stdout.strip() == "['blackjack', 'french_roulette', 'punto_banca']"
+    assert out.stdout.strip() == "['blackjack', 'french_roulette', 'poker', 'punto_banca']"
 
 
 def _imports(module: Path) -> set[str]:

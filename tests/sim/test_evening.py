@@ -18,7 +18,7 @@ from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
 from pitwatch.sim.base import default_floor, simulate
 
-FLOOR = {spec.ruleset_id: spec for spec in default_floor(7)}
+FLOOR = {spec.ruleset_id: spec for spec in default_floor(8)}
 
 
 def audit(ruleset_id: str, hours: float, seed: int = 1):
@@ -41,18 +41,25 @@ def test_the_floor_has_a_table_for_every_ruleset():
 @pytest.mark.parametrize("ruleset_id", list_rulesets())
 def test_clean_evening_raises_no_alert(ruleset_id):
     """Faults off, three hours of one table: not one alert, over rounds that exercise the
-    payouts (wins and losses; zeros, blackjacks, banca wins with their deduction)."""
-    alerts, verdicts, labels = audit(ruleset_id, 3.0)
+    payouts (wins and losses; zeros, blackjacks, banca wins with their deduction, poker's rake and
+    pots paid to more than one player: side pots, uncalled bets or splits)."""
+    game = FLOOR[ruleset_id].game
+    alerts, verdicts, labels = audit(ruleset_id, 6.0 if game == "poker" else 3.0)  # poker: ~30 hands an hour
     assert labels == []
     assert [(a.round_id, a.kind, a.message) for a in alerts] == []
     assert len(verdicts) > 100
     outcomes = Counter(c.expected.outcome for v in verdicts for c in v.checks)
     assert outcomes["win"] > 0 and outcomes["lose"] > 0
-    game = FLOOR[ruleset_id].game
     if game == "french_roulette":
         assert outcomes["en_prison"] + outcomes["half_back"] > 0
     elif game == "blackjack":
         assert outcomes["blackjack"] > 0 and outcomes["push"] > 0
+    elif game == "poker":  # the table's win is the rake: up to 5% of the pots (004 L4082-L4088)
+        win = sum(f.win for v in verdicts for f in v.figures)
+        handle = sum(f.handle for v in verdicts for f in v.figures)
+        assert 0 < win <= handle * Decimal("0.05")
+        assert any(len({c.expected.player_id for c in v.checks if c.expected.returned > 0}) > 1 for v in verdicts) \
+            or any(c.expected.outcome == "push" for v in verdicts for c in v.checks)
     else:
         assert any(c.expected.commission > 0 for v in verdicts for c in v.checks)
         assert outcomes["push"] > 0

@@ -167,7 +167,7 @@ class BettingRound:
     def act(self, player: str, action: str, amount: Decimal = ZERO, *, check: bool = True) -> None:
         """:meth:`verify` (unless ``check`` is false: an auditor that flagged the action still
         follows what happened at the table), then apply the action and pass the turn to the next
-        player who can act. Raises :class:`BettingError`."""
+        player after ``player`` who can act. Raises :class:`BettingError`."""
         if check:
             self.verify(player, action, amount)
         before = self.highest
@@ -186,6 +186,7 @@ class BettingRound:
                 if action == "raise":
                     self.raises += 1
         self.acted.add(player)
+        self.turn = self.players.index(player)  # after an action out of turn, play goes on from its player
         self._advance()
 
     # ------------------------------------------------------------------ rules

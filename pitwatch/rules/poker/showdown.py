@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pokerkit import Card, StandardHighHand
+from pokerkit import Card, OmahaHoldemHand, StandardHighHand
 
 from pitwatch.rules.poker.pots import Pot
 from pitwatch.schemas.cards import is_card
@@ -32,28 +32,41 @@ def _cards(codes: Sequence[str]) -> list[Any]:
     return list(Card.parse("".join(c[0] + c[1].lower() for c in codes)))
 
 
-def hand_of(hole: Sequence[str], board: Sequence[str]) -> Any:
-    """The best five-card hand of ``hole`` and ``board`` (a pokerkit ``StandardHighHand``: compare
-    with ``<``, ``==``; ``str`` names it). Raises :class:`ShowdownError` for fewer than five cards,
-    a code that is not a card or a card twice."""
+HAND_RULES = ("any_five", "two_plus_three")
+"""How a hand is made: the best five of all the cards (hold'em, 004 L5442-L5451), or exactly two
+hole cards and three of the board (Omaha, 004 L5240-L5245: pokerkit's ``OmahaHoldemHand``)."""
+
+
+def hand_of(hole: Sequence[str], board: Sequence[str], rule: str = "any_five") -> Any:
+    """The best five-card hand of ``hole`` and ``board`` under ``rule`` (:data:`HAND_RULES`; a
+    pokerkit hand: compare with ``<``, ``==``; ``str`` names it). Raises :class:`ShowdownError` for
+    fewer than five cards, a code that is not a card, a card twice, an unknown rule or, under
+    ``two_plus_three``, fewer than two hole or three board cards."""
     codes = [*hole, *board]
     if len(set(codes)) != len(codes):
         raise ShowdownError(f"a card appears twice in {codes}")
     if len(codes) < 5:
         raise ShowdownError(f"a hand needs five cards, not {len(codes)}")
+    if rule not in HAND_RULES:
+        raise ShowdownError(f"{rule!r} is not a way to make a hand ({', '.join(HAND_RULES)})")
+    if rule == "two_plus_three":
+        if len(hole) < 2 or len(board) < 3:
+            raise ShowdownError(f"an Omaha hand takes two hole cards and three of the board, not {len(hole)} and {len(board)}")
+        return OmahaHoldemHand.from_game(_cards(hole), _cards(board))
     return StandardHighHand.from_game(_cards(hole), _cards(board))
 
 
-def winners(pot: Pot, shown: Mapping[str, Sequence[str]], board: Sequence[str]) -> tuple[str, ...]:
+def winners(pot: Pot, shown: Mapping[str, Sequence[str]], board: Sequence[str],
+            rule: str = "any_five") -> tuple[str, ...]:
     """The eligible players of ``pot`` with the best of the hands ``shown`` (player -> hole cards),
     in the pot's order: several when equal. An eligible player who did not show has given up his
-    claim (004 L4608-L4622, IX.19-IX.20). Raises :class:`ShowdownError` when no eligible player
+    claim (004 L4608-L4622, IX.19-IX.20). ``rule`` as in :func:`hand_of`. Raises :class:`ShowdownError` when no eligible player
     showed, or for unreadable cards."""
-    hands = {p: hand_of(shown[p], board) for p in pot.eligible if p in shown}
+    hands = {p: hand_of(shown[p], board, rule) for p in pot.eligible if p in shown}
     if not hands:
         raise ShowdownError(f"nobody eligible for the pot of {pot.amount} showed a hand")
     best = max(hands.values())
     return tuple(p for p in pot.eligible if p in hands and hands[p] == best)
 
 
-__all__ = ["ShowdownError", "hand_of", "winners"]
+__all__ = ["HAND_RULES", "ShowdownError", "hand_of", "winners"]

@@ -1,0 +1,336 @@
+"""Póquer en círculo as a game of the engine: one «mano» is one round.
+
+The events of a hand are described in :mod:`pitwatch.schemas.poker`. The round follows the hand as
+the croupier must run it, under the ruleset ``poker.<jurisdiction>`` and the table's options
+(``variant``, ``structure``, ``rake_rate``, ``ante``):
+
+- **Forced bets** (004 L4425-L4448, VIII): an ante at most half the table minimum, the small blind
+  half the minimum and the big blind the minimum (less only when it is the player's whole stack).
+- **Betting** (:class:`~pitwatch.rules.poker.betting.BettingRound`, 004 IX.6-IX.8): the first
+  interval starts at the seat after the big blind (after the «marca» when there are no blinds); each
+  later one at the first live seat after the «marca» (heads-up: see the ruleset's ambiguities).
+  A board card dealt while an interval is still open is a premature card (004 L5312-L5333).
+  An action the rules refuse is an ``illegal_decision`` citing the rule; the round still follows
+  what happened at the table (the chips that crossed the line are in the pot).
+- **The house's revenue** (004 L4082-L4088, II.4.a): ``rake_rate`` x the hand's pots, rounded down
+  to the cent, taken off the main pot first; a rake recorded other than that is a
+  ``rake_discrepancy`` of the difference (positive: the house took more).
+- **Awards**: the pots (:func:`~pitwatch.rules.poker.pots.build_pots`) go to the best shown hands of
+  their eligible players (:func:`~pitwatch.rules.poker.showdown.winners`), split with the odd-chip
+  rule; an uncontested pot goes to the last player in without showing (IX.9); an uncalled bet goes
+  back to its player.
+
+For the engine's accounting each player's part in the hand is one settlement: the bet id
+``<round_id>:<player_id>``, spot ``pot``, stake what he put in, returned what he is due (pots won
+and the uncalled bet back). The dealer's ``pot_awarded`` and ``bet_returned`` events are summed per
+player into the recorded settlement. The table's win on a hand is then exactly its rake.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
+
+from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, RuleError, Violation, ViolationKind
+from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.models.poker import PokerRuleset, PokerVariant
+from pitwatch.rules.poker.betting import BettingError, BettingRound
+from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
+from pitwatch.rules.poker.showdown import ShowdownError, winners
+from pitwatch.rules.registry import register_game
+from pitwatch.schemas.money import ZERO
+
+SPOT = "pot"
+"""The spot of a player's part in a hand (the engine's settlements)."""
+
+_RULE_CITATION = {"turn": "turn", "over": "turn", "action": "turn", "stack": "all_in", "check": "check",
+                  "call": "call", "bet": "bet", "raise": "raise", "reopen": "all_in"}
+"""A :class:`BettingError` rule -> the ruleset's citation key."""
+
+
+def bet_id_of(round_id: str, player_id: str) -> str:
+    """The id of ``player_id``'s settlement in hand ``round_id``: ``"<round_id>:<player_id>"``."""
+    return f"{round_id}:{player_id}"
+
+
+class PokerRound(GameRound):
+    """One hand of póquer en círculo (module docstring)."""
+
+    game = "poker"
+
+    def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
+        super().__init__(ctx, round_id, last_of_session)
+        model = ctx.derived(("poker_model",), lambda: ctx.ruleset.model_as(PokerRuleset))
+        self.model: PokerRuleset = model
+        name = ctx.option("variant")
+        if name not in model.variants:
+            raise RuleError(f"table option variant={name!r} is not a variant of {ctx.ruleset.id} "
+                            f"({', '.join(sorted(model.variants))})", ctx.ruleset.cite("holdem"))
+        self.variant: PokerVariant = model.variants[name]
+        self.button: int | None = None
+        self.seats: dict[str, int] = {}
+        self.stacks: dict[str, Decimal] = {}
+        self.put: dict[str, Decimal] = {}
+        self.blinds: dict[str, Decimal] = {}
+        self.big_blind = ""
+        self.antes = ZERO
+        self.folded: set[str] = set()
+        self.mucked: set[str] = set()
+        self.shown: dict[str, list[str]] = {}
+        self.board: list[str] = []
+        self.interval: BettingRound | None = None
+        self.street = 0
+        self.pot_before = ZERO
+        self.last_bettor = ""
+        self.rake_recorded = ZERO
+        self.rake_events: list[str] = []
+        self.awarded: dict[str, Decimal] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def _cite(self, key: str) -> str:
+        return self.ctx.ruleset.cite(key)
+
+    def _violation(self, kind: str, message: str, key: str, eid: str, player: str | None = None,
+                   amount: Decimal | None = None) -> Violation:
+        return Violation(kind, message, self._cite(key), (eid,), None, player, amount)
+
+    def _clockwise_after(self, seat: int, players: list[str]) -> list[str]:
+        """``players`` in seat order, starting at the first seat after ``seat`` (clockwise)."""
+        return sorted(players, key=lambda p: (self.seats[p] - seat - 1) % 100)
+
+    def _behind(self, player: str) -> Decimal:
+        return self.stacks[player] - self.put[player]
+
+    # ------------------------------------------------------------------ the hand's events
+    def on_bet(self, bet: Bet) -> list[Violation]:
+        return [Violation(ViolationKind.INVALID_BET, f"bet {bet.bet_id} on {bet.spot}: poker has no layout; the "
+                          "chips go to the pot with a poker_action", self._cite("no_more_bets"), (bet.event_id,),
+                          bet.bet_id, bet.player_id, bet.stake)]
+
+    def on_event(self, event: Any) -> list[Violation]:
+        t, eid = event.type, str(event.event_id)
+        if t == "button_placed":
+            self.button = event.seat
+            return []
+        if t == "stack_counted":
+            return self._seat(event, eid)
+        if t == "poker_action":
+            if event.player_id not in self.seats:
+                return [self._violation(ViolationKind.PROCEDURE, f"{event.player_id} acted ({event.action}) but was not "
+                                        "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
+            if event.action in ("ante", "small_blind", "big_blind"):
+                self.put[event.player_id] += event.amount
+                return self._forced(event, eid)
+            return self._act(event, eid)
+        if t == "card_dealt":
+            return self._card(event, eid)
+        if t == "hand_shown":
+            self.shown[event.player_id] = list(event.cards)
+            return []
+        if t == "hand_mucked":
+            self.mucked.add(event.player_id)
+            return []
+        if t == "rake_taken":
+            self.rake_recorded += event.amount
+            self.rake_events.append(eid)
+            return []
+        if t in ("pot_awarded", "bet_returned"):
+            self.awarded[event.player_id] = self.awarded.get(event.player_id, ZERO) + event.amount
+            bid = bet_id_of(self.round_id, event.player_id)
+            self.recorded[bid] = RecordedSettlement(bid, "awarded", self.awarded[event.player_id], ZERO, eid)
+            return []
+        return []
+
+    def _seat(self, event: Any, eid: str) -> list[Violation]:
+        taken = next((p for p, s in self.seats.items() if s == event.seat and p != event.player_id), None)
+        out = []
+        if taken is not None or event.player_id in self.seats:
+            out.append(self._violation(ViolationKind.PROCEDURE, f"{event.player_id} counted at seat {event.seat}, "
+                                       f"already held by {taken or event.player_id}: one player per seat, one seat "
+                                       "per player", "seats", eid, event.player_id))
+        self.seats[event.player_id] = event.seat
+        self.stacks[event.player_id] = event.amount
+        self.put.setdefault(event.player_id, ZERO)
+        return out
+
+    def _forced(self, event: Any, eid: str) -> list[Violation]:
+        p, amount, minimum = event.player_id, event.amount, self.ctx.min_bet
+        fb = self.model.forced_bets
+        all_in = self._behind(p) == 0
+        if event.action == "ante":
+            self.antes += amount
+            if amount > fb.ante_max_fraction * minimum:
+                return [self._violation(ViolationKind.ILLEGAL_DECISION, f"{p}'s ante of {amount} is above half the table "
+                                        f"minimum ({fb.ante_max_fraction * minimum})", "ante", eid, p, amount)]
+            return []
+        self.blinds[p] = self.blinds.get(p, ZERO) + amount
+        if event.action == "big_blind":
+            self.big_blind = p
+        due = self.ctx.ruleset.round((fb.small_blind if event.action == "small_blind" else fb.big_blind) * minimum)
+        if amount == due or (all_in and amount < due):
+            return []
+        return [self._violation(ViolationKind.ILLEGAL_DECISION, f"{p} posted a {event.action.replace('_', ' ')} of "
+                                f"{amount}: it is {due} at a table of minimum {minimum}", "blinds", eid, p, amount)]
+
+    def _open_interval(self) -> BettingRound:
+        live = [p for p in self.seats if p not in self.folded]
+        if self.street == 0 and self.blinds:  # after the big blind (heads-up: the marca, who posted the small)
+            start = self.seats[self.big_blind or max(self.blinds, key=lambda q: self.blinds[q])]
+        else:  # after the marca (heads-up: the big blind first, the marca last)
+            start = self.button if self.button is not None else 0
+        order = self._clockwise_after(start, live)
+        structure = self.ctx.option("structure")
+        low = self.street < self.model.betting.fixed_limit_low_streets
+        increment = self.ctx.min_bet * (1 if low else 2)
+        put = self.blinds if self.street == 0 else {}
+        stacks = {p: self._behind(p) for p in order}
+        pot = self.pot_before + (self.antes if self.street == 0 else ZERO)
+        shoved = [p for p in order if self._behind(p) == 0]
+        return BettingRound(order, stacks, structure, self.ctx.min_bet, put, pot, increment, shoved)  # type: ignore[arg-type]
+
+    def _act(self, event: Any, eid: str) -> list[Violation]:
+        p, action, amount = event.player_id, event.action, event.amount
+        if self.interval is None:
+            self.interval = self._open_interval()
+        rnd = self.interval
+        out: list[Violation] = []
+        self.put[p] += amount
+        if p in self.folded or p not in rnd.players:
+            return [self._violation(ViolationKind.PROCEDURE, f"{p} {action} after folding", "fold", eid, p, amount)]
+        try:
+            rnd.verify(p, action, amount)
+        except BettingError as exc:
+            out.append(self._violation(ViolationKind.ILLEGAL_DECISION, str(exc), _RULE_CITATION.get(exc.rule, "turn"),
+                                       eid, p, amount))
+        # follow the table whatever the verdict: the turn passes, the chips are in
+        rnd.act(p, action, amount, check=False)
+        if action == "fold":
+            self.folded.add(p)
+        if action in ("bet", "raise"):
+            self.last_bettor = p
+        return out
+
+    def _card(self, event: Any, eid: str) -> list[Violation]:
+        if event.hand != "board":
+            return []
+        out: list[Violation] = []
+        bounds = [sum(self.variant.streets[:k]) for k in range(len(self.variant.streets))]
+        if len(self.board) in bounds:  # the first card of a street: the interval before it must be over
+            if self.interval is not None and not self.interval.over and len(self.interval.live) > 1:
+                out.append(self._violation(ViolationKind.PROCEDURE, f"board card {event.card} turned before the "
+                                           "betting interval was over (a premature card)", "premature_board", eid))
+            self._close_interval()
+        self.board.append(event.card)
+        return out
+
+    def _close_interval(self) -> None:
+        if self.interval is not None:
+            self.pot_before = self.interval.pot_now()
+        elif self.street == 0:
+            self.pot_before = self.antes + sum(self.blinds.values(), ZERO)
+        self.interval = None
+        self.street += 1
+
+    # ------------------------------------------------------------------ the verdict
+    def _pots(self) -> Pots:
+        contributing = {p: self.put[p] for p in self.seats if self.put[p] > 0 or p not in self.folded}
+        folded = [p for p in self.folded if p in contributing]
+        all_in = [p for p in contributing if p not in self.folded and self._behind(p) == 0]
+        try:
+            return build_pots(contributing, folded, all_in)
+        except PotError:  # the hand ended with the betting open: each plays for what he put in (check())
+            return build_pots(contributing, folded, [p for p in contributing if p not in self.folded])
+
+    def _rakes(self, pots: Pots) -> list[Decimal]:
+        """The rake off each pot: the rate x all the pots, rounded down, main pot first."""
+        rate = Decimal(self.ctx.option("rake_rate"))
+        left = (pots.total * rate).quantize(CENT, rounding=ROUND_DOWN)
+        out = []
+        for pot in pots.pots:
+            take = min(left, pot.amount)
+            out.append(take)
+            left -= take
+        return out
+
+    def _winners(self, pot: Any, live: list[str]) -> tuple[tuple[str, ...], str]:
+        contenders = [p for p in pot.eligible if p not in self.mucked]
+        if len(live) == 1:
+            return (live[0],), "uncontested"
+        if len(contenders) == 1:
+            return (contenders[0],), "muck"
+        try:
+            return winners(pot, {p: c for p, c in self.shown.items() if p in contenders}, self.board,
+                           self.variant.hand), "cards_speak"
+        except ShowdownError:
+            return tuple(contenders or pot.eligible), "showdown"
+
+    def expected_awards(self) -> tuple[dict[str, Decimal], dict[str, str], Decimal]:
+        """``(player -> euros due back, player -> citation key of why, the rake due)``. Raises
+        :class:`~pitwatch.rules.poker.pots.PotError` when the chips cannot make pots."""
+        due: dict[str, Decimal] = {p: ZERO for p in self.put}
+        if not any(self.put.values()):
+            return due, {}, ZERO
+        pots = self._pots()
+        why: dict[str, str] = {}
+        if pots.returned:
+            due[pots.returned_to] += pots.returned
+            why[pots.returned_to] = "side_pots"
+        live = [p for p in self.seats if p not in self.folded]
+        rakes = self._rakes(pots)
+        for pot, taken in zip(pots.pots, rakes):
+            won, key = self._winners(pot, live)
+            for p, amount in split_pot(pot.amount - taken, won, self.last_bettor).items():
+                due[p] += amount
+                why[p] = "split_pot" if len(won) > 1 else key
+        return due, why, sum(rakes, ZERO)
+
+    def settle(self) -> list[ExpectedSettlement]:
+        try:
+            due, why, _ = self.expected_awards()
+        except PotError as exc:
+            raise RuleError(f"hand {self.round_id}: {exc}", self._cite("side_pots")) from None
+        out = []
+        for p, stake in self.put.items():
+            back = due.get(p, ZERO)
+            if stake == 0 and back == 0:
+                continue
+            outcome = "win" if back > stake else "push" if back == stake and stake > 0 else "lose"
+            out.append(ExpectedSettlement(
+                bet_id_of(self.round_id, p), p, SPOT, stake, outcome, back, ZERO,
+                self._cite(why.get(p, "fold" if p in self.folded else "showdown")),
+                f"{p} put in {stake}, is due {back}"))
+        return out
+
+    def check(self) -> list[Violation]:
+        try:
+            _, _, rake_due = self.expected_awards()
+        except PotError:
+            return []
+        out = []
+        if self.interval is not None and not self.interval.over:
+            out.append(Violation(ViolationKind.PROCEDURE, f"hand {self.round_id} ended with the betting interval open "
+                                 f"({self.interval.to_act} to act): each player in plays for what he put in",
+                                 self._cite("side_pots")))
+        diff = self.rake_recorded - rake_due
+        if diff == 0:
+            return out
+        rate = self.ctx.option("rake_rate")
+        return out + [Violation(ViolationKind.RAKE_DISCREPANCY,
+                          f"hand {self.round_id}: {self.rake_recorded} EUR put in the cagnotte, {rake_due} due "
+                          f"({rate} of the pots, rounded down): {abs(diff)} EUR {'too much' if diff > 0 else 'too little'}",
+                          self._cite("rake"), tuple(self.rake_events), None, None, diff)]
+
+    def void(self, reason: str) -> list[ExpectedSettlement]:
+        cite = self._cite("void_round")
+        return [ExpectedSettlement(bet_id_of(self.round_id, p), p, SPOT, s, "void", s, ZERO, cite,
+                                   f"hand voided: {reason}") for p, s in self.put.items()]
+
+    def outcome(self) -> str:
+        board = " ".join(self.board)
+        paid = ", ".join(f"{p} {a}" for p, a in self.awarded.items() if a > 0)
+        return f"board {board or '-'}; paid {paid or 'nobody'}"
+
+
+register_game(PokerRound)
+
+__all__ = ["SPOT", "PokerRound", "bet_id_of"]
