@@ -18,7 +18,7 @@ from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
 from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
 from pitwatch.reports.commands import report_app
-from pitwatch.schemas.commands import import_app
+from pitwatch.schemas.commands import export_app, import_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
 
@@ -44,6 +44,7 @@ app.add_typer(case_app, name="case")
 app.add_typer(dashboards_app, name="dashboards")
 app.add_typer(report_app, name="report")
 app.add_typer(import_app, name="import")
+app.add_typer(export_app, name="export")
 native_app = typer.Typer(help="The rules engine's fold compiled with mypyc (same verdicts, faster).",
                          no_args_is_help=True)
 app.add_typer(native_app, name="native")

@@ -1,4 +1,5 @@
-"""``pitwatch import ...``: other formats in, as pitwatch events (pokerkit is imported only when used)."""
+"""``pitwatch import ...`` and ``pitwatch export ...``: other formats in and out (pokerkit is imported only
+when used)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,38 @@ def import_phh_cmd(
     hands = sum(1 for e in events if getattr(e, "type", "") == "round_started")
     tables = len({e.table_id for e in events})
     console.print(f"wrote {len(events)} events ({hands} hands at {tables} tables) to {out}")
+
+
+export_app = typer.Typer(help="Write pitwatch events in other formats.", no_args_is_help=True)
+
+
+@export_app.command("phh")
+def export_phh_cmd(
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Events file (JSONL)."),
+    out: Path = typer.Option(..., "--out", "-o", help="PHH file to write (.phhs: every hand)."),
+) -> None:
+    """Write every poker hand of EVENTS as PHH (no-limit hold'em), which pokerkit reads back and
+    replays: players from the seat after the marca, hole cards where dealt face down, actions,
+    board and showdown. The rake and the croupier's awards are not PHH's (see docs/encodings.md)."""
+    from pokerkit import HandHistory
+
+    from pitwatch.schemas.events import InvalidEvent, parse_event
+    from pitwatch.schemas.phh_export import PhhExportError, export_phh
+
+    events = []
+    with path.open("rb") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                events.append(parse_event(line))
+            except InvalidEvent as exc:
+                fail(f"{path} line {n}: {exc.reason}")
+    try:
+        histories = export_phh(events)
+    except PhhExportError as exc:
+        fail(str(exc))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("wb") as f:
+        HandHistory.dump_all(histories, f)
+    console.print(f"wrote {len(histories)} poker hands to {out}")

@@ -45,7 +45,8 @@ class PhhError(ValueError):
 def _when(hh: Any) -> datetime:
     d = date(hh.year or 1970, hh.month or 1, hh.day or 1)
     t = hh.time or time(0)
-    abbreviation = (hh.user_defined_fields or {}).get("_time_zone_abbreviation") or getattr(hh, "time_zone", None)
+    extra = hh.user_defined_fields or {}
+    abbreviation = extra.get("_time_zone_abbreviation") or extra.get("time_zone_abbreviation") or hh.time_zone
     zone = ZoneInfo(ZONES.get(str(abbreviation or "UTC"), "UTC"))
     return datetime.combine(d, t, zone).astimezone(timezone.utc)
 
