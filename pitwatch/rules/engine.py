@@ -379,6 +379,8 @@ class TableEngine:
             if self.ctx is None:
                 return self._unopened(event)
             self._movement(event)
+            if self.open is not None:
+                self.open.violations.extend(self.open.game_round.on_movement(event))
             return out
 
         if event.round_id is None:

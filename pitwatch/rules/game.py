@@ -185,6 +185,11 @@ class GameRound:
         """A short human description of the round's result (e.g. ``"17 black"``)."""
         return ""
 
+    def on_movement(self, event: Any) -> list[Violation]:
+        """A chip or cash movement (``chips_bought``, ``chips_cashed``...) while this round is open;
+        the violations it reveals (poker: chips added to a stack once the hand has begun)."""
+        return []
+
     @staticmethod
     def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
         """Apply a table-level event (shoe loaded/cut/burned, limits changed) for this game."""

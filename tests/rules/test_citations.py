@@ -249,6 +249,11 @@ KEYWORDS: dict[str, list[str]] = {
     "premature_board": ["prematuramente", "antes de completar", "omaha"],
     "holdem": ["hold"],
     "omaha": ["omaha"],
+    "prohibited_add_chips": ["anadir fichas"],
+    "prohibited_loans": ["prestamo"],
+    "prohibited_rathole": ["guardarse las fichas"],
+    "prohibited_show": ["mostrar alguno de los naipes"],
+    "prohibited_seats": ["mas de una plaza"],
 }
 """Citation key -> Spanish words, one of which every range the key cites must contain."""
 
@@ -495,8 +500,12 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/models/poker.py:PokerRevenue": ["beneficio"],
     "pitwatch/rules/models/poker.py:PokerRevenue.max_rake_rate": ["5 por 100"],
     "pitwatch/rules/models/poker.py:PokerRuleset._at_most_the_law": ["5 por 100"],
-    "pitwatch/rules/poker/game.py": ["apuestas obligatorias", "prematuramente", "5 por 100"],
+    "pitwatch/rules/poker/game.py": ["apuestas obligatorias", "prematuramente", "5 por 100", "prohibiciones"],
     "pitwatch/rules/edges/poker.py": ["porcentaje", "5 por 100"],
+    "pitwatch/rules/poker/game.py:PokerRound.__init__": ["anadir fichas"],
+    "pitwatch/rules/poker/game.py:PokerRound._shown_early": ["mostrar alguno de los naipes"],
+    "pitwatch/rules/poker/game.py:PokerRound.on_movement": ["anadir fichas", "guardarse las fichas"],
+    "pitwatch/rules/poker/game.py:PokerRound.on_table_event": ["prestamo"],
     "pitwatch/rules/poker/showdown.py:HAND_RULES": ["siete naipes", "dos de los cuatro"],
     "pitwatch/schemas/pokerkit_hand.py:cents_divmod": ["ficha sobrante", "ultimo envite"],
     "pitwatch/sim/poker.py": ["5 por 100", "ficha sobrante", "mitad de la apuesta minima", "doble"],

@@ -203,3 +203,61 @@ def test_a_voided_hand_gives_everybody_back_what_he_put_in():
     h.back("A", "3.00").back("B", "0.50").back("C", "1.00").end()
     (v,) = judge(t)
     assert kinds(v) == [] and due(v) == {"A": "3.00", "B": "0.50", "C": "1.00"}
+
+
+# ----------------------------------------------------------------------- list V (004 L4217-L4275)
+
+
+def _prohibited(t: Table) -> list[str]:
+    from pitwatch.rules.engine import replay
+
+    out = [x for v in replay(t.events) for x in (v.violations if hasattr(v, "violations") else (v,))]
+    return [x.citation.split(" (")[0] for x in out if x.kind == "prohibited_play"]
+
+
+def test_chips_bought_once_the_first_card_is_dealt_are_prohibited_v_e():
+    """«Comprar o añadir fichas al resto ... una vez que se haya iniciado la jugada» (004 L4228-L4233):
+    A's buy-in after the first card is flagged; B's before it is not."""
+    t = Table(rake="0")
+    h = t.hand(1, SEATS)
+    h.act("B", "small_blind", "0.50").act("C", "big_blind", "1.00")
+    t.add(None, "chips_bought", "A", player_id="B", amount="50.00")
+    h.ev("card_dealt", hand="1", card="AS", face_up=False)
+    t.add(None, "chips_bought", "A", player_id="A", amount="50.00")
+    h.act("A", "fold").act("B", "fold").award("C", "1.50").end()
+    assert _prohibited(t) == ["004_5c9c19b250457762.txt L4228-L4233"]
+
+
+def test_chips_cashed_during_the_hand_and_chips_lent_are_prohibited_v_f_v_g():
+    """«Guardarse las fichas de su resto» (L4238) and «El préstamo de dinero entre las personas
+    jugadoras» (L4235-L4236): a player cashing chips mid-hand, and chips passed between two players."""
+    t = Table(rake="0")
+    h = t.hand(1, SEATS)
+    h.act("B", "small_blind", "0.50").act("C", "big_blind", "1.00")
+    t.add(None, "chips_cashed", "A", player_id="A", amount="40.00")
+    h.act("A", "fold").act("B", "fold").award("C", "1.50").end()
+    t.add(None, "chips_transferred", "A", from_player="A", to_player="C", amount="20.00")
+    assert _prohibited(t) == ["004_5c9c19b250457762.txt L4238", "004_5c9c19b250457762.txt L4235-L4236"]
+
+
+def test_showing_cards_while_active_with_chips_behind_is_prohibited_v_l():
+    """«Mostrar alguno de los naipes cuando al jugador ... le quede resto y esté activo en la jugada»
+    (L4259-L4262): B shows before the flop betting is over; at the showdown nobody is flagged."""
+    t = Table(rake="0")
+    h = t.hand(1, SEATS)
+    h.act("B", "small_blind", "0.50").act("C", "big_blind", "1.00")
+    h.act("A", "call", "1.00").show("B", "AS", "AD").act("B", "call", "0.50").act("C", "check")
+    h.board("2C", "7D", "9S").act("B", "check").act("C", "check").act("A", "check")
+    h.board("3H").act("B", "check").act("C", "check").act("A", "check")
+    h.board("4S").act("B", "check").act("C", "check").act("A", "check")
+    h.show("C", "KC", "KD").show("A", "QC", "QD").award("B", "3.00").end()
+    assert _prohibited(t) == ["004_5c9c19b250457762.txt L4259-L4262"]
+
+
+def test_one_player_in_two_places_is_prohibited_v_o():
+    """«ocupar más de una plaza en la misma mesa» (L4274-L4275)."""
+    t = Table(rake="0")
+    h = t.hand(1, {"A": (1, "100.00"), "B": (2, "100.00")})
+    h.ev("stack_counted", player_id="A", seat=3, amount="50.00")
+    h.act("A", "small_blind", "0.50").act("B", "big_blind", "1.00").act("A", "fold").award("B", "1.50").end()
+    assert _prohibited(t) == ["004_5c9c19b250457762.txt L4274-L4275"]

@@ -86,7 +86,8 @@ class PokerRuleset(RulesetModel):
         "marca", "seats", "forced_bets", "ante", "blinds", "blind_option", "turn", "fold", "check", "call",
         "bet", "raise", "all_in", "pot_limit", "fixed_limit", "no_limit", "side_pots", "uncontested",
         "showdown", "cards_speak", "muck", "split_pot", "rake", "premature_board", "void_round",
-        "no_more_bets", "holdem", "omaha",
+        "no_more_bets", "holdem", "omaha", "prohibited_add_chips", "prohibited_loans", "prohibited_rathole",
+        "prohibited_show", "prohibited_seats",
     })
 
     game: Literal["poker"]

@@ -20,6 +20,10 @@ the croupier must run it, under the ruleset ``poker.<jurisdiction>`` and the tab
   rule; an uncontested pot goes to the last player in without showing (IX.9); an uncalled bet goes
   back to its player.
 
+- **List V** (004 L4217-L4275), a ``prohibited_play`` each, where the events show it: chips added
+  to a stack once the hand has begun (V.e) or cashed during it (V.g), chips passed between players
+  (V.f), cards shown while the betting is open (V.l), one player in two places (V.o).
+
 For the engine's accounting each player's part in the hand is one settlement: the bet id
 ``<round_id>:<player_id>``, spot ``pot``, stake what he put in, returned what he is due (pots won
 and the uncalled bet back). The dealer's ``pot_awarded`` and ``bet_returned`` events are summed per
@@ -85,6 +89,8 @@ class PokerRound(GameRound):
         self.rake_recorded = ZERO
         self.rake_events: list[str] = []
         self.awarded: dict[str, Decimal] = {}
+        self.begun = False
+        """Whether the hand has begun: a card dealt (004 L4228-L4233 counts from the first card)."""
 
     # ------------------------------------------------------------------ helpers
     def _cite(self, key: str) -> str:
@@ -123,10 +129,11 @@ class PokerRound(GameRound):
                 return self._forced(event, eid)
             return self._act(event, eid)
         if t == "card_dealt":
+            self.begun = True
             return self._card(event, eid)
         if t == "hand_shown":
             self.shown[event.player_id] = list(event.cards)
-            return []
+            return self._shown_early(event, eid)
         if t == "hand_mucked":
             self.mucked.add(event.player_id)
             return []
@@ -141,13 +148,42 @@ class PokerRound(GameRound):
             return []
         return []
 
+    def _shown_early(self, event: Any, eid: str) -> list[Violation]:
+        """A player who shows his cards while the betting is still open, not folded and with chips
+        behind (004 L4259-L4262, V.l)."""
+        p = event.player_id
+        rnd = self.interval
+        if (p not in self.seats or p in self.folded or self._behind(p) <= 0 or rnd is None or rnd.over
+                or p not in rnd.players):
+            return []
+        return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} showed his cards with {self._behind(p)} behind while "
+                                "the betting was open", "prohibited_show", eid, p)]
+
+    def on_movement(self, event: Any) -> list[Violation]:
+        """Chips bought by a player of the hand once it has begun (004 L4228-L4233, V.e), or cashed
+        by him during it (his stack kept back, 004 L4238, V.g)."""
+        p = getattr(event, "player_id", None)
+        if p not in self.seats or event.type not in ("chips_bought", "chips_cashed"):
+            return []
+        if event.type == "chips_bought" and self.begun:
+            return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} bought {event.amount} of chips during the hand: "
+                                    "no chips are added to a stack once the first card is dealt", "prohibited_add_chips",
+                                    str(event.event_id), p, event.amount)]
+        if event.type == "chips_cashed":
+            return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} cashed {event.amount} of chips during the hand: "
+                                    "a stack stays in play", "prohibited_rathole", str(event.event_id), p, event.amount)]
+        return []
+
     def _seat(self, event: Any, eid: str) -> list[Violation]:
         taken = next((p for p, s in self.seats.items() if s == event.seat and p != event.player_id), None)
         out = []
-        if taken is not None or event.player_id in self.seats:
+        if event.player_id in self.seats:
+            out.append(self._violation(ViolationKind.PROHIBITED_PLAY, f"{event.player_id} counted at seat {event.seat} "
+                                       f"and at seat {self.seats[event.player_id]}: more than one place at the table",
+                                       "prohibited_seats", eid, event.player_id))
+        elif taken is not None:
             out.append(self._violation(ViolationKind.PROCEDURE, f"{event.player_id} counted at seat {event.seat}, "
-                                       f"already held by {taken or event.player_id}: one player per seat, one seat "
-                                       "per player", "seats", eid, event.player_id))
+                                       f"already held by {taken}: one player per seat", "seats", eid, event.player_id))
         self.seats[event.player_id] = event.seat
         self.stacks[event.player_id] = event.amount
         self.put.setdefault(event.player_id, ZERO)
@@ -324,6 +360,15 @@ class PokerRound(GameRound):
         cite = self._cite("void_round")
         return [ExpectedSettlement(bet_id_of(self.round_id, p), p, SPOT, s, "void", s, ZERO, cite,
                                    f"hand voided: {reason}") for p, s in self.put.items()]
+
+    @staticmethod
+    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+        """``chips_transferred`` between players is a loan (004 L4235-L4236, V.f)."""
+        if event.type == "chips_transferred":
+            return [Violation(ViolationKind.PROHIBITED_PLAY, f"{event.amount} of chips passed from {event.from_player} to "
+                              f"{event.to_player}: money lent between players", ctx.ruleset.cite("prohibited_loans"),
+                              (str(event.event_id),), None, event.from_player, event.amount)]
+        return []
 
     def outcome(self) -> str:
         board = " ".join(self.board)
