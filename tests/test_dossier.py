@@ -62,3 +62,32 @@ def test_the_dossier_of_a_disputed_round(warehouse_url, tmp_path):
     text = " ".join(pdf_text(pdf).split())
     assert "Dossier of round R2, table GAL-RF-09" in text and "Pleno o número completo" in text
     assert "-10.00" in text and "surv-3" in text
+
+
+def test_the_dossier_of_a_poker_hand_quotes_the_rake_rule(warehouse_url):
+    """A póquer en círculo hand whose croupier took 1.00 of a 19.00 pot (5% is 0.95, 004 L4082-L4088)
+    and paid the winner 18.00: the dossier lists each player's part (stake, due, paid), the
+    rake_discrepancy and the payout discrepancy with the law quoted, and the page draws."""
+    from pitwatch.schemas.events import dump_event
+
+    from tests.rules.poker_hands import Table
+    from tests.rules.test_poker_game import _three_way
+
+    t = Table()
+    _three_way(t).rake("1.00").award("C", "18.00").end()
+    rows = BatchProcessor(lambda _t: None).process(
+        [InMessage(t.table_id.encode(), dump_event(e), 0, i) for i, e in enumerate(t.events)]).rows
+    store_rows(warehouse_url, rows)
+    runner = CliRunner()
+    res = runner.invoke(app, ["replay", "round", t.table_id, "H1", "--warehouse", warehouse_url, "--format", "dossier"])
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.stdout)
+    assert doc["game"] == "poker" and doc["ruleset"]["id"] == "poker.andalucia"
+    parts = {b["player_id"]: (b["stake"], b["expected_returned"], b["recorded_returned"]) for b in doc["bets"]}
+    assert parts["C"] == ("8.00", "18.05", "18.00") and parts["A"][1] == "0.00"
+    kinds = {v["violation_kind"]: v for v in doc["violations"]}
+    assert set(kinds) == {"rake_discrepancy", "payout_discrepancy"}
+    assert kinds["rake_discrepancy"]["amount"] == "0.05"
+    assert any("5 por 100" in q["text"] for q in kinds["rake_discrepancy"]["law"])
+    page = runner.invoke(app, ["replay", "round", t.table_id, "H1", "--warehouse", warehouse_url, "--format", "html"])
+    assert page.exit_code == 1 and "rake_discrepancy" in page.stdout

@@ -48,11 +48,13 @@ def events_file(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def oracle(events_file) -> dict:
+def replay_oracle(path: Path) -> dict:
+    """What the warehouse must hold after the pipeline ran over the events file ``path``, from the
+    offline replay: settlement id -> (stake, discrepancy), the alert ids, their kinds (sorted) and the
+    number of lines."""
     settlements: dict[str, tuple] = {}
-    alerts: set[str] = set()
-    with events_file.open("rb") as f:
+    alerts: dict[str, str] = {}
+    with path.open("rb") as f:
         for item in replay_lines(f):
             assert item.error is None, item.error
             if item.verdict is not None:
@@ -60,10 +62,16 @@ def oracle(events_file) -> dict:
                 for c in v.checks:
                     settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
                         c.expected.stake, c.discrepancy)
-            alerts.update(a.alert_id for a in item.alerts)
-    n = len(events_file.read_bytes().splitlines())
-    assert settlements and alerts
-    return {"settlements": settlements, "alerts": alerts, "lines": n}
+            alerts.update({a.alert_id: a.kind for a in item.alerts})
+    return {"settlements": settlements, "alerts": set(alerts), "kinds": sorted(alerts.values()),
+            "lines": len(path.read_bytes().splitlines())}
+
+
+@pytest.fixture(scope="module")
+def oracle(events_file) -> dict:
+    out = replay_oracle(events_file)
+    assert out["settlements"] and out["alerts"]
+    return out
 
 
 def start_worker(bootstrap: str, warehouse: str, workdir: Path, name: str = "worker") -> tuple[subprocess.Popen, Path]:

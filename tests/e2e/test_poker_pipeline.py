@@ -14,8 +14,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from pitwatch.detectors.alerts import settlement_id
-from pitwatch.replay import replay_lines
 from pitwatch.schemas.events import dump_event
 from pitwatch.schemas.phh import import_phh
 from pitwatch.streams.producer import produce_jsonl
@@ -23,7 +21,7 @@ from pitwatch.streams.supervisor import stop_worker
 from pitwatch.streams.topics import TOPIC_EVENTS
 from pitwatch.warehouse import open_warehouse
 
-from tests.e2e.test_pipeline import assert_matches_oracle, snapshot, start_worker, wait_consumed
+from tests.e2e.test_pipeline import assert_matches_oracle, replay_oracle, snapshot, start_worker, wait_consumed
 from tests.rules.phh import PHH
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
@@ -48,19 +46,7 @@ def poker_file(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def poker_oracle(poker_file) -> dict:
-    settlements: dict[str, tuple] = {}
-    alerts: dict[str, str] = {}
-    with poker_file.open("rb") as f:
-        for item in replay_lines(f):
-            assert item.error is None, item.error
-            if item.verdict is not None:
-                v = item.verdict
-                for c in v.checks:
-                    settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
-                        c.expected.stake, c.discrepancy)
-            alerts.update({a.alert_id: a.kind for a in item.alerts})
-    return {"settlements": settlements, "alerts": set(alerts), "kinds": sorted(alerts.values()),
-            "lines": len(poker_file.read_bytes().splitlines())}
+    return replay_oracle(poker_file)
 
 
 def test_the_real_hands_reach_clickhouse_judged_as_the_offline_replay(poker_file, poker_oracle, broker,
