@@ -48,10 +48,12 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
         money = q(
             "SELECT toString(sum(handle)), toString(sum(drop)), toString(sum(win)), "
             "toString(sum(discrepancy_amount)) FROM pitwatch.table_hourly")[0]
+        poker = q("SELECT uniqExact(table_id, round_id), toString(sum(handle)), toString(sum(win)) "
+                  "FROM pitwatch.settlements FINAL WHERE game = 'poker'")[0]
     finally:
         wh.close()
     return {"events": events, "rounds": rounds, "bets": bets, "rejected": rejected,
-            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money}
+            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money, "poker": poker}
 
 
 def _euros(text: str | None) -> str:
@@ -71,6 +73,9 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
     handle, drop, win, disc = (_euros(x) for x in s["money"])
     t.add_row("handle / drop / win (EUR)", f"{handle} / {drop} / {win}")
     t.add_row("sum of payout discrepancies (EUR)", disc)
+    hands, put_in, rake = s.get("poker", (0, None, None))
+    if hands:
+        t.add_row("poker hands judged / put in pots / house's win (EUR)", f"{hands:,} / {_euros(put_in)} / {_euros(rake)}")
     t.add_row("pipeline wall time", f"{seconds:.1f} s ({produced / max(seconds, 1e-9):,.0f} msg/s end to end)")
     console.print(t)
     k = Table("alert kind", "count")

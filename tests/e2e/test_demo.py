@@ -1,6 +1,6 @@
-"""`pitwatch demo` end to end, as a newcomer runs it (smaller evening): its own broker, worker
-and chDB; the summary it writes must show every injected fault caught and no alert on a
-clean round."""
+"""`pitwatch demo` end to end, as a newcomer runs it (smaller evening, 8 tables: the eighth is
+hold'em): its own broker, worker and chDB; the summary it writes must show every injected fault
+caught and no alert on a clean round."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.kafka, pytest.mark.slow]
 def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     data = tmp_path / "demo-data"
     proc = subprocess.run(
-        [sys.executable, "-m", "pitwatch", "demo", "--tables", "6", "--hours", "0.5", "--seed", "3",
+        [sys.executable, "-m", "pitwatch", "demo", "--tables", "8", "--hours", "0.5", "--seed", "3",
          "--data-dir", str(data)],
         capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -35,6 +35,10 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     assert summary["alerts_on_clean_rounds"] == []
     assert summary["precision"] == 1.0
     assert summary["alerts"] > 0
+    # the eighth table is hold'em: its hands are judged and the house's win is its rake (at most 5%)
+    hands, put_in, rake = summary["poker"]
+    assert int(hands) > 5 and 0 < float(rake) <= 0.05 * float(put_in)
+    assert "poker hands judged" in proc.stdout
     # what a newcomer opens afterwards: the dashboards' preview and the dossier of a flagged round
     preview = data / "preview" / "dashboards.html"
     assert f"dashboards preview (every panel, drawn from the warehouse): {preview}" in proc.stdout
@@ -47,7 +51,7 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     # simulated surveillance staff acted on the alerts, so the report has response times
     assert "simulated surveillance staff:" in proc.stdout
     from pitwatch.reports.render import CSV_FILES
-    for casino in ("gal-coruna", "and-marbella"):  # 6 tables: the 7th, of ast-gijon, is not there
+    for casino in ("gal-coruna", "and-marbella"):
         pdf = data / "report" / f"{casino}-2026-11.pdf"
         assert f"monthly report {casino} 2026-11 (HTML, PDF, {len(CSV_FILES)} CSV): {pdf}" in proc.stdout
         assert pdf.read_bytes().startswith(b"%PDF") and pdf.with_suffix(".html").is_file()
