@@ -503,6 +503,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/poker/game.py": ["apuestas obligatorias", "prematuramente", "5 por 100", "prohibiciones"],
     "pitwatch/rules/edges/poker.py": ["porcentaje", "5 por 100"],
     "pitwatch/rules/poker/game.py:PokerRound.__init__": ["anadir fichas"],
+    "pitwatch/rules/poker/game.py:PokerRound._blind_posters": ["ciegas", "mitad de la apuesta minima"],
     "pitwatch/rules/poker/game.py:PokerRound._shown_early": ["mostrar alguno de los naipes"],
     "pitwatch/rules/poker/game.py:PokerRound.on_movement": ["anadir fichas", "guardarse las fichas"],
     "pitwatch/rules/poker/game.py:PokerRound.on_table_event": ["prestamo"],

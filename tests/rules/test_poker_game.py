@@ -261,3 +261,21 @@ def test_one_player_in_two_places_is_prohibited_v_o():
     h.ev("stack_counted", player_id="A", seat=3, amount="50.00")
     h.act("A", "small_blind", "0.50").act("B", "big_blind", "1.00").act("A", "fold").award("B", "1.50").end()
     assert _prohibited(t) == ["004_5c9c19b250457762.txt L4274-L4275"]
+
+
+def test_the_blinds_are_the_two_seats_after_the_marca_viii_2_b():
+    """«la persona jugadoras que haga de mano ... pondrá la mitad de la apuesta mínima, y el jugador ...
+    a su izquierda ... la apuesta mínima» (004 L4440-L4445): with the marca at seat 1, B (seat 2) posts
+    the small blind and C (seat 3) the big one. C posting the small and B the big is a procedure
+    violation citing that rule; so is a hand with no small blind (a «dead» one)."""
+    for posts, flagged in (((("B", "small_blind", "0.50"), ("C", "big_blind", "1.00")), False),
+                           ((("C", "small_blind", "0.50"), ("B", "big_blind", "1.00")), True),
+                           ((("B", "big_blind", "1.00"),), True)):
+        t = Table(rake="0")
+        h = t.hand(1, SEATS)
+        for p, action, amount in posts:
+            h.act(p, action, amount)
+        h.act("A", "fold").end()
+        (v,) = judge(t)
+        blinds = [x for x in v.violations if x.kind == "procedure" and "L4440-L4445" in x.citation]
+        assert bool(blinds) == flagged, (posts, v.violations)

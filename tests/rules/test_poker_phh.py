@@ -44,13 +44,20 @@ def _verdicts(events):
     return [v for v in replay(events) if isinstance(v, RoundVerdict)]
 
 
-def test_the_999_real_hands_are_judged_without_a_single_violation(real_events):
+def test_the_999_real_hands_are_judged_without_a_payout_or_pot_error(real_events):
     """Every real hand: the pots, side pots, showdowns and uncalled bets the engine derives equal the
     chips pokerkit pushed, to the cent; the betting breaks no rule of IX.6; the table wins nothing
-    (rate 0: PHH records no rake)."""
+    (rate 0: PHH records no rake). The one finding: in 14 hands nobody posted the small blind (the
+    seat after the button posted the big one: the site's dead small blind), where Andalucía has the
+    «mano» post half the minimum (004 L4440-L4445)."""
     verdicts = _verdicts(real_events)
     assert len(verdicts) == 999
-    assert Counter(x.kind for v in verdicts for x in v.violations) == Counter()
+    found = [(v.round_id, x) for v in verdicts for x in v.violations]
+    assert Counter(x.kind for _, x in found) == Counter({"procedure": 14})
+    no_small = {e.round_id for e in real_events if e.type == "round_started"} - {
+        e.round_id for e in real_events if e.type == "poker_action" and e.action == "small_blind"}
+    assert {r for r, _ in found} == no_small and len(no_small) == 14
+    assert all("L4440-L4445" in x.citation and "nobody (small)" in x.message for _, x in found)
     assert sum(f.win for v in verdicts for f in v.figures) == 0
     handle = sum(f.handle for v in verdicts for f in v.figures)
     assert handle == sum(Decimal(str(e.amount)) for e in real_events if e.type == "poker_action")
@@ -63,7 +70,7 @@ def test_one_cent_more_on_one_award_is_one_payout_discrepancy_of_one_cent(real_e
     i = next(k for k, e in enumerate(real_events) if e.type == "pot_awarded")
     changed = real_events[i].model_copy(update={"amount": real_events[i].amount + Decimal("0.01")})
     events = [*real_events[:i], changed, *real_events[i + 1:]]
-    found = [x for v in _verdicts(events) for x in v.violations]
+    found = [x for v in _verdicts(events) for x in v.violations if x.kind != "procedure"]
     assert [(x.kind, x.amount, x.player_id) for x in found] == [
         ("payout_discrepancy", Decimal("0.01"), changed.player_id)]
 

@@ -5,7 +5,8 @@ the croupier must run it, under the ruleset ``poker.<jurisdiction>`` and the tab
 (``variant``, ``structure``, ``rake_rate``, ``ante``):
 
 - **Forced bets** (004 L4425-L4448, VIII): an ante at most half the table minimum, the small blind
-  half the minimum and the big blind the minimum (less only when it is the player's whole stack).
+  half the minimum and the big blind the minimum (less only when it is the player's whole stack),
+  posted by the first seat after the «marca» and the next one.
 - **Betting** (:class:`~pitwatch.rules.poker.betting.BettingRound`, 004 IX.6-IX.8): the first
   interval starts at the seat after the big blind (after the «marca» when there are no blinds); each
   later one at the first live seat after the «marca» (heads-up: see the ruleset's ambiguities).
@@ -77,6 +78,7 @@ class PokerRound(GameRound):
         self.put: dict[str, Decimal] = {}
         self.blinds: dict[str, Decimal] = {}
         self.big_blind = ""
+        self.blind_actions: list[tuple[str, str]] = []
         self.antes = ZERO
         self.folded: set[str] = set()
         self.mucked: set[str] = set()
@@ -200,6 +202,7 @@ class PokerRound(GameRound):
                                         f"minimum ({fb.ante_max_fraction * minimum})", "ante", eid, p, amount)]
             return []
         self.blinds[p] = self.blinds.get(p, ZERO) + amount
+        self.blind_actions.append((p, event.action))
         if event.action == "big_blind":
             self.big_blind = p
         due = self.ctx.ruleset.round((fb.small_blind if event.action == "small_blind" else fb.big_blind) * minimum)
@@ -207,6 +210,22 @@ class PokerRound(GameRound):
             return []
         return [self._violation(ViolationKind.ILLEGAL_DECISION, f"{p} posted a {event.action.replace('_', ' ')} of "
                                 f"{amount}: it is {due} at a table of minimum {minimum}", "blinds", eid, p, amount)]
+
+    def _blind_posters(self, eid: str) -> list[Violation]:
+        """The blinds are the «mano»'s (the first seat after the marca: half the minimum) and the next
+        seat's (the minimum) (004 L4440-L4445, VIII.2.b); heads-up the marca posts the small blind
+        (the ruleset's ambiguity). Checked when the first interval opens, if the hand has a marca and
+        blinds; a missing small blind is a blind not posted."""
+        if self.button is None or not self.blinds or len(self.seats) < 2:
+            return []
+        order = self._clockwise_after(self.button, list(self.seats))
+        small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
+        posted = {a: p for p, a in self.blind_actions}
+        if posted.get("small_blind") == small and posted.get("big_blind") == big:
+            return []
+        return [self._violation(ViolationKind.PROCEDURE, f"blinds posted by {posted.get('small_blind', 'nobody')} (small) "
+                                f"and {posted.get('big_blind', 'nobody')} (big): they are {small}'s, the first seat after "
+                                f"the marca at seat {self.button}, and {big}'s", "blinds", eid)]
 
     def _open_interval(self) -> BettingRound:
         live = [p for p in self.seats if p not in self.folded]
@@ -226,10 +245,12 @@ class PokerRound(GameRound):
 
     def _act(self, event: Any, eid: str) -> list[Violation]:
         p, action, amount = event.player_id, event.action, event.amount
+        out: list[Violation] = []
         if self.interval is None:
+            if self.street == 0:
+                out.extend(self._blind_posters(eid))
             self.interval = self._open_interval()
         rnd = self.interval
-        out: list[Violation] = []
         self.put[p] += amount
         if p in self.folded or p not in rnd.players:
             return [self._violation(ViolationKind.PROCEDURE, f"{p} {action} after folding", "fold", eid, p, amount)]
