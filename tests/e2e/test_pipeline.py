@@ -90,6 +90,15 @@ def wait_consumed(proc, status: Path, n: int, workdir: Path) -> None:
         time.sleep(0.3)
 
 
+def consume_all(bootstrap: str, warehouse: str, workdir: Path, n: int, name: str = "worker") -> None:
+    """Start a worker, wait until it has consumed ``n`` messages, stop it (whatever happens)."""
+    proc, status = start_worker(bootstrap, warehouse, workdir, name)
+    try:
+        wait_consumed(proc, status, n, workdir)
+    finally:
+        stop_worker(proc, 60)
+
+
 def snapshot(wh) -> dict:
     """Everything the warehouse holds, deduplicated view and raw row counts."""
     q = wh.query
@@ -140,11 +149,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
     from pitwatch.warehouse import open_warehouse
 
     kcat_produce(events_file, broker.bootstrap, TOPIC_EVENTS, kcat_env)
-    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
-    try:
-        wait_consumed(proc, status, oracle["lines"], tmp_path)
-    finally:
-        stop_worker(proc, 60)
+    consume_all(broker.bootstrap, server_db, tmp_path, oracle["lines"])
     wh = open_warehouse(server_db)
     try:
         first = snapshot(wh)
@@ -154,11 +159,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
         with LocalBroker(log_dir=tmp_path / "again") as b2:
             b2.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=4)
             produce_jsonl(events_file, b2.bootstrap, TOPIC_EVENTS)
-            proc, status = start_worker(b2.bootstrap, server_db, tmp_path, "worker2")
-            try:
-                wait_consumed(proc, status, oracle["lines"], tmp_path)
-            finally:
-                stop_worker(proc, 60)
+            consume_all(b2.bootstrap, server_db, tmp_path, oracle["lines"], "worker2")
         second = snapshot(wh)
         assert second == first
     finally:
@@ -204,11 +205,7 @@ def test_pipeline_into_chdb_matches_the_offline_replay(events_file, oracle, brok
     (one process owns a chDB directory), in a separate process."""
     url = f"chdb://{tmp_path / 'wh'}"
     produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
-    proc, status = start_worker(broker.bootstrap, url, tmp_path)
-    try:
-        wait_consumed(proc, status, oracle["lines"], tmp_path)
-    finally:
-        stop_worker(proc, 60)
+    consume_all(broker.bootstrap, url, tmp_path, oracle["lines"])
     script = (
         "import json,sys\n"
         "from tests.e2e.test_pipeline import snapshot\n"

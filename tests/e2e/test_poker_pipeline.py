@@ -18,11 +18,10 @@ import pytest
 from pitwatch.schemas.events import dump_event
 from pitwatch.schemas.phh import import_phh
 from pitwatch.streams.producer import produce_jsonl
-from pitwatch.streams.supervisor import stop_worker
 from pitwatch.streams.topics import TOPIC_EVENTS
 from pitwatch.warehouse import open_warehouse
 
-from tests.e2e.test_pipeline import assert_matches_oracle, replay_oracle, snapshot, start_worker, wait_consumed
+from tests.e2e.test_pipeline import assert_matches_oracle, consume_all, replay_oracle, snapshot
 from tests.rules.phh import PHH
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clickhouse, pytest.mark.slow]
@@ -54,11 +53,7 @@ def test_the_real_hands_reach_clickhouse_judged_as_the_offline_replay(poker_file
                                                                        server_db, tmp_path):
     assert poker_oracle["kinds"] == ["payout_discrepancy"] * 2 + ["procedure"] * 14  # 14 dead small blinds
     produce_jsonl(poker_file, broker.bootstrap, TOPIC_EVENTS)
-    proc, status = start_worker(broker.bootstrap, server_db, tmp_path)
-    try:
-        wait_consumed(proc, status, poker_oracle["lines"], tmp_path)
-    finally:
-        stop_worker(proc, 60)
+    consume_all(broker.bootstrap, server_db, tmp_path, poker_oracle["lines"])
     wh = open_warehouse(server_db)
     try:
         snap = snapshot(wh)
