@@ -77,8 +77,8 @@ class PokerRound(GameRound):
         self.stacks: dict[str, Decimal] = {}
         self.put: dict[str, Decimal] = {}
         self.blinds: dict[str, Decimal] = {}
-        self.big_blind = ""
         self.blind_actions: list[tuple[str, str]] = []
+        """``(player, small_blind | big_blind)`` in the order posted."""
         self.antes = ZERO
         self.folded: set[str] = set()
         self.mucked: set[str] = set()
@@ -91,6 +91,8 @@ class PokerRound(GameRound):
         self.rake_recorded = ZERO
         self.rake_events: list[str] = []
         self.awarded: dict[str, Decimal] = {}
+        self._awards: tuple[dict[str, Decimal], dict[str, str], Decimal] | None = None
+        """:meth:`expected_awards` as computed since the last event (settle and check both read it)."""
         self.begun = False
         """Whether the hand has begun: a card dealt (004 L4228-L4233 counts from the first card)."""
 
@@ -116,6 +118,7 @@ class PokerRound(GameRound):
                           bet.bet_id, bet.player_id, bet.stake)]
 
     def on_event(self, event: Any) -> list[Violation]:
+        self._awards = None  # the hand changes: the awards are derived again when asked
         t, eid = event.type, str(event.event_id)
         if t == "button_placed":
             self.button = event.seat
@@ -203,13 +206,15 @@ class PokerRound(GameRound):
             return []
         self.blinds[p] = self.blinds.get(p, ZERO) + amount
         self.blind_actions.append((p, event.action))
-        if event.action == "big_blind":
-            self.big_blind = p
         due = self.ctx.ruleset.round((fb.small_blind if event.action == "small_blind" else fb.big_blind) * minimum)
         if amount == due or (all_in and amount < due):
             return []
         return [self._violation(ViolationKind.ILLEGAL_DECISION, f"{p} posted a {event.action.replace('_', ' ')} of "
                                 f"{amount}: it is {due} at a table of minimum {minimum}", "blinds", eid, p, amount)]
+
+    def _posters(self) -> dict[str, str]:
+        """``{"small_blind": player, "big_blind": player}`` as posted (the last poster of each)."""
+        return {action: p for p, action in self.blind_actions}
 
     def _blind_posters(self, eid: str) -> list[Violation]:
         """The blinds are the «mano»'s (the first seat after the marca: half the minimum) and the next
@@ -220,7 +225,7 @@ class PokerRound(GameRound):
             return []
         order = self._clockwise_after(self.button, list(self.seats))
         small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
-        posted = {a: p for p, a in self.blind_actions}
+        posted = self._posters()
         if posted.get("small_blind") == small and posted.get("big_blind") == big:
             return []
         return [self._violation(ViolationKind.PROCEDURE, f"blinds posted by {posted.get('small_blind', 'nobody')} (small) "
@@ -230,7 +235,7 @@ class PokerRound(GameRound):
     def _open_interval(self) -> BettingRound:
         live = [p for p in self.seats if p not in self.folded]
         if self.street == 0 and self.blinds:  # after the big blind (heads-up: the marca, who posted the small)
-            start = self.seats[self.big_blind or max(self.blinds, key=lambda q: self.blinds[q])]
+            start = self.seats[self._posters().get("big_blind") or max(self.blinds, key=lambda q: self.blinds[q])]
         else:  # after the marca (heads-up: the big blind first, the marca last)
             start = self.button if self.button is not None else 0
         order = self._clockwise_after(start, live)
@@ -322,8 +327,14 @@ class PokerRound(GameRound):
             return tuple(contenders or pot.eligible), "showdown"
 
     def expected_awards(self) -> tuple[dict[str, Decimal], dict[str, str], Decimal]:
-        """``(player -> euros due back, player -> citation key of why, the rake due)``. Raises
+        """``(player -> euros due back, player -> citation key of why, the rake due)``, derived once
+        per state of the hand (the pots and the showdown are the costly part of a hand). Raises
         :class:`~pitwatch.rules.poker.pots.PotError` when the chips cannot make pots."""
+        if self._awards is None:
+            self._awards = self._derive_awards()
+        return self._awards
+
+    def _derive_awards(self) -> tuple[dict[str, Decimal], dict[str, str], Decimal]:
         due: dict[str, Decimal] = {p: ZERO for p in self.put}
         if not any(self.put.values()):
             return due, {}, ZERO
