@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pitwatch.detectors.pairs import PairDetector
+from pitwatch.detectors.pairs import KIND
 from pitwatch.replay import replay_lines
 from pitwatch.sim.base import DEFAULT_FAULT_RATES, simulate
 
@@ -33,13 +33,11 @@ def evening(tables: int, hours: float, seed: int, ring_rate: float) -> dict[str,
     rates = dict(DEFAULT_FAULT_RATES, dealer_collusion=ring_rate)
     events, labels = simulate(tables, hours, seed, fault_rates=rates)
     lines = [json.dumps(e) for e in events]
-    det = PairDetector()
     rounds = 0
     alerted: set[tuple[str, str]] = set()
-    for item in replay_lines(lines):
-        if item.verdict is not None:
-            rounds += 1
-            alerted |= {(a.dealer_id, a.player_id) for a in det.observe(item.verdict)}
+    for item in replay_lines(lines):  # the replay runs the casino's detectors (its watch)
+        rounds += item.verdict is not None
+        alerted |= {(a.dealer_id, a.player_id) for a in item.alerts if a.kind == KIND}
     rings = {(f"D-{t}-01", f"P-{t}-001") for t in {lb["table_id"] for lb in labels if lb["kind"] == "dealer_collusion"}}
     return {"rounds": rounds, "rings": len(rings), "found": len(alerted & rings), "false": len(alerted - rings)}
 

@@ -3,8 +3,9 @@
 A per-round check lives in the rules engine (a violation of the round's own rules). A **detector**
 looks across rounds, tables and days for a pattern no single round shows, and says:
 
-- **what it reads**: the round verdicts (:class:`pitwatch.rules.base.RoundVerdict`), one at a
-  time, in the order the pipeline judged them (:meth:`Detector.observe`);
+- **what it reads**: the round digests (:class:`pitwatch.detectors.digest.RoundDigest`, what the
+  detectors use of a round verdict), one at a time, in the order they reach it
+  (:meth:`Detector.observe`; :mod:`pitwatch.detectors.watch` runs the detectors of a casino);
 - **what it is keyed by** (:attr:`Detector.keyed_by`): the parties whose behaviour it follows
   (a dealer and a player, two players...), so the stream can be partitioned by that key;
 - **its state**: plain data, written as versioned JSON (:meth:`Detector.to_state`, with
@@ -22,7 +23,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
 from pitwatch.detectors.alerts import Alert
-from pitwatch.rules.base import RoundVerdict
+from pitwatch.detectors.digest import RoundDigest
 
 
 @runtime_checkable
@@ -33,8 +34,8 @@ class Detector(Protocol):
     keyed_by: ClassVar[str]
     STATE_VERSION: ClassVar[int]
 
-    def observe(self, verdict: RoundVerdict) -> list[Alert]:
-        """Take one round verdict into the state; the alerts it raises now."""
+    def observe(self, digest: RoundDigest) -> list[Alert]:
+        """Take one round digest into the state; the alerts it raises now."""
         ...
 
     def to_state(self) -> dict[str, Any]:

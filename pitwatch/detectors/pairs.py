@@ -1,10 +1,10 @@
 """Dealer-player collusion: a dealer's favours concentrated on one player beyond chance.
 
-**What it reads.** Round verdicts (:class:`pitwatch.rules.base.RoundVerdict`) of every game, the
-house-banked ones included: each bet of a player at a round a dealer dealt, and whether the player
-was **favoured** on it: over-paid (a payout discrepancy in the player's favour) or let bet late
-(past-posting, a bet the dealer should have refused after «no va más»). A favour is counted once
-per bet.
+**What it reads.** Round digests (:class:`pitwatch.detectors.digest.RoundDigest`) of every game,
+the house-banked ones included: each bet of a player at a round a dealer dealt, and whether the
+player was **favoured** on it: over-paid (a payout discrepancy in the player's favour) or let bet
+late (past-posting, a bet the dealer should have refused after «no va más»). A favour is counted
+once per bet.
 
 **Keyed by** the (dealer, player) pair, across tables: a dealer who moves tables and the player who
 follows him are one pair. **State** (:meth:`PairDetector.to_state`, versioned JSON): per pair,
@@ -38,7 +38,8 @@ from decimal import Decimal
 from typing import Any, ClassVar, Mapping
 
 from pitwatch.detectors.alerts import SEVERITY, Alert, stable_id
-from pitwatch.rules.base import RoundVerdict, ViolationKind
+from pitwatch.detectors.digest import RoundDigest
+from pitwatch.rules.base import ViolationKind
 
 KIND = ViolationKind.DEALER_PLAYER_COLLUSION
 CITATION = ("table staff are to prevent errors and frauds: 000_e1555249d49967be.txt L109-L111; "
@@ -107,35 +108,31 @@ class PairDetector:
         self.players: dict[str, _Count] = {}
         self.alerted: set[tuple[str, str]] = set()
 
-    def observe(self, verdict: RoundVerdict) -> list[Alert]:
+    def observe(self, digest: RoundDigest) -> list[Alert]:
         """Count the bets and favours of one round; the alerts of pairs that cross the threshold
         now (each pair once)."""
-        dealer = verdict.dealer_id or ""
+        dealer = digest.dealer_id
         if not dealer:
             return []
-        late = {v.bet_id for v in verdict.violations if v.kind == ViolationKind.PAST_POSTING and v.bet_id}
         touched: set[tuple[str, str]] = set()
-        seen: set[str] = set()
-        for c in verdict.checks:
-            e = c.expected
-            if not e.player_id or e.bet_id in seen:
+        for b in digest.bets:
+            if not b.player_id:
                 continue
-            seen.add(e.bet_id)
-            favoured = c.discrepancy > 0 or e.bet_id in late
-            key = (dealer, e.player_id)
+            favoured = b.discrepancy > 0 or b.late
+            key = (dealer, b.player_id)
             pair = self.pairs.setdefault(key, _Pair())
             pair.bets += 1
             self.dealers.setdefault(dealer, _Count()).bets += 1
-            self.players.setdefault(e.player_id, _Count()).bets += 1
+            self.players.setdefault(b.player_id, _Count()).bets += 1
             if favoured:
                 pair.favours += 1
-                pair.over_paid += max(c.discrepancy, Decimal("0"))
+                pair.over_paid += max(b.discrepancy, Decimal("0"))
                 if len(pair.evidence) < EVIDENCE_KEPT:
-                    pair.evidence.append(f"{verdict.table_id}/{verdict.round_id}/{e.bet_id}")
+                    pair.evidence.append(f"{digest.table_id}/{digest.round_id}/{b.bet_id}")
                 self.dealers[dealer].favours += 1
-                self.players[e.player_id].favours += 1
+                self.players[b.player_id].favours += 1
             touched.add(key)
-        return [a for key in sorted(touched) if (a := self._check(key, verdict)) is not None]
+        return [a for key in sorted(touched) if (a := self._check(key, digest)) is not None]
 
     def p_value(self, dealer: str, player: str) -> tuple[int, int, float, float]:
         """``(favours, bets, null rate, P(X >= favours))`` of a pair (module docstring)."""
@@ -146,7 +143,7 @@ class PairDetector:
         rate = (other_favours + 1) / (other_bets + 2)
         return pair.favours, pair.bets, rate, binomial_tail(pair.favours, pair.bets, rate)
 
-    def _check(self, key: tuple[str, str], verdict: RoundVerdict) -> Alert | None:
+    def _check(self, key: tuple[str, str], digest: RoundDigest) -> Alert | None:
         if key in self.alerted:
             return None
         dealer, player = key
@@ -159,12 +156,12 @@ class PairDetector:
         score = -math.log10(max(p, 1e-300))
         return Alert(
             alert_id=stable_id("alert", KIND, dealer, player), kind=KIND, severity=SEVERITY[KIND],
-            casino_id=verdict.casino_id, table_id=verdict.table_id, game=verdict.game, round_id="", bet_id="",
+            casino_id=digest.casino_id, table_id=digest.table_id, game=digest.game, round_id="", bet_id="",
             player_id=player, dealer_id=dealer, amount=pair.over_paid,
             message=(f"dealer {dealer} favoured player {player} on {favours} of {bets} bets (over-paid or let bet "
                      f"late), where their other pairs show {rate:.2%}: P = {p:.1e}, score {score:.1f}"),
-            citation=CITATION, detected_at=verdict.ended_at, evidence=tuple(pair.evidence),
-            ruleset_id=verdict.ruleset_id, ruleset_hash=verdict.ruleset_hash)
+            citation=CITATION, detected_at=digest.ended_at, evidence=tuple(pair.evidence),
+            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash)
 
     def to_state(self) -> dict[str, Any]:
         """The state as versioned JSON (never pickled): counts, evidence and the alerted pairs."""

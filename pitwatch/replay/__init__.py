@@ -15,6 +15,8 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.auditor import AuditOutput, TableAuditor
+from pitwatch.detectors.digest import digest_of
+from pitwatch.detectors.watch import CasinoWatch
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
@@ -125,18 +127,23 @@ def _counting(lines: Iterable[bytes | str], stats: ReplayStats) -> Iterator[byte
 
 def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
                  stats: ReplayStats | None = None,
-                 versions: Mapping[str, str] | None = None, events: bool = False) -> Iterator[ReplayItem]:
+                 versions: Mapping[str, str] | None = None, events: bool = False,
+                 detectors: bool = True) -> Iterator[ReplayItem]:
     """Replay JSONL event lines (any number of tables, each in ``seq`` order), judged with the
     ruleset versions pinned in ``versions`` (``{ruleset_id: content hash}``) or else the
     ones shipped with this release.
 
     Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
     per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``); with
-    ``events``, also per valid event (``event`` set), before what it produces. Blank lines are
-    skipped. ``stats``, if given, is updated as lines are read and items yielded. Raises nothing
+    ``events``, also per valid event (``event`` set), before what it produces. With
+    ``detectors`` (the default), every round verdict is also fed, as a digest, to its casino's
+    cross-round detectors (:class:`pitwatch.detectors.watch.CasinoWatch`, in the file's order, as
+    the live watch stage does in the stream's), whose alerts are yielded as one more item after
+    the round's. Blank lines are skipped. ``stats``, if given, is updated as lines are read and items yielded. Raises nothing
     for bad input.
     """
     stats = ReplayStats() if stats is None else stats
+    watches: dict[str, CasinoWatch] = {}
     for n, event, out, error in fold_lines(_counting(lines, stats), start_line, versions):
         if events and event is not None:
             yield ReplayItem(line=n, event=event)
@@ -155,6 +162,13 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
                    if a.round_id == v.round_id and a.kind not in ("sequence_gap", "duplicate_event")]
             round_alert_ids.update(a.alert_id for a in own)
             yield _counted(stats, ReplayItem(verdict=v, alerts=own, line=n))
+            if detectors:
+                watch = watches.get(v.casino_id)
+                if watch is None:
+                    watch = watches[v.casino_id] = CasinoWatch(v.casino_id)
+                found = watch.observe(digest_of(v))
+                if found:
+                    yield _counted(stats, ReplayItem(alerts=found, line=n))
         rest = [a for a in out.alerts if a.alert_id not in round_alert_ids]
         if rest:
             yield _counted(stats, ReplayItem(alerts=rest, line=n))

@@ -42,6 +42,8 @@ log = logging.getLogger("pitwatch.streams")
 RETRY_MAX_WAIT_S = 8.0
 
 ProcessorFactory = Callable[[Callable[[str], "bytes | None"]], Any]
+TABLE_STAGE = "table"
+"""The name of the table stage's processor in a :class:`BatchEngine` (the one every engine has)."""
 WarehouseOpener = Callable[[str], Any]
 
 
@@ -159,15 +161,21 @@ def batch_counters(result: Any) -> dict[str, int]:
 class BatchEngine:
     """Processor + warehouse sink for one worker. Not thread-safe: one caller at a time.
 
-    ``processor_factory(load_state)`` builds the processor; ``warehouse_opener(url)`` opens
+    ``processor_factory(load_state)`` builds the table stage's processor; ``stages`` the
+    factories of further stages' processors by name (the watch stage,
+    :mod:`pitwatch.streams.watch`), which share the warehouse (chDB opens a data directory in one
+    process only); ``warehouse_opener(url)`` opens
     the warehouse (``None`` or URL ``none``: :class:`NullWarehouse`). Inserts are retried
     ``retries`` times (idempotent per deterministic id; waits 0.5 s, 1 s, 2 s, ... capped at
     :data:`RETRY_MAX_WAIT_S`) before :class:`FatalPipelineError`.
     """
 
     def __init__(self, processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
-                 warehouse_url: str, retries: int = 3) -> None:
-        self.processor = processor_factory(self._load_state)
+                 warehouse_url: str, retries: int = 3, stages: dict[str, ProcessorFactory] | None = None) -> None:
+        self.processors: dict[str, Any] = {TABLE_STAGE: processor_factory(self._load_state)}
+        for name, factory in (stages or {}).items():
+            self.processors[name] = factory(self._load_state)
+        self.processor = self.processors[TABLE_STAGE]
         if hasattr(self.processor, "load_parked"):  # releasing a quarantine reads the parked rows
             self.processor.load_parked = self._load_parked
         self._opener = warehouse_opener
@@ -175,7 +183,8 @@ class BatchEngine:
         self.retries = retries
         self._warehouse: Any = None
         self._given: dict[bytes, bytes | None] = {}
-        self._cache: dict[str, bytes] = {}
+        self._stage = TABLE_STAGE
+        self._cache: dict[str, dict[str, bytes]] = {name: {} for name in self.processors}
 
     def _load_state(self, table_id: str) -> bytes | None:
         # The worker passes the stored state of every table keyed in the batch; a table whose
@@ -184,7 +193,7 @@ class BatchEngine:
         key = table_id.encode("utf-8")
         if key in self._given:
             return self._given[key]
-        return self._cache.get(table_id)
+        return self._cache[self._stage].get(table_id)
 
     def _load_parked(self, table_id: str) -> list[dict]:
         return self._with_retries("reading parked events", lambda: self._warehouse.rows(
@@ -225,20 +234,20 @@ class BatchEngine:
         self._with_retries("warehouse start", lambda: None)
 
     def run(self, batch: "list[Any] | Columns", given_states: dict[bytes, bytes | None],
-            store: bool = True) -> EngineResult:
-        """Process ``batch`` (InMessages, or :class:`Columns` of them) against
-        ``given_states`` (stored state per table key, ``None`` for none), insert the rows,
-        return the outputs. Raises :class:`FatalPipelineError` (nothing of the batch must
-        then be committed).
+            store: bool = True, stage: str = "table") -> EngineResult:
+        """Process ``batch`` (InMessages, or :class:`Columns` of them) with the processor of
+        ``stage`` (``"table"``, or a name of ``stages``) against ``given_states`` (stored state
+        per key, ``None`` for none), insert the rows, return the outputs. Raises
+        :class:`FatalPipelineError` (nothing of the batch must then be committed).
 
         ``store=False`` processes only (no insert, ``warehouse_rows`` 0): the test hook's
         ``after_process`` crash point (:mod:`pitwatch.streams.crashpoints`)."""
         if isinstance(batch, Columns):
             batch = batch.messages()
-        self._given = given_states
+        self._given, self._stage = given_states, stage
         t0 = time.perf_counter()
         try:
-            result = self.processor.process(batch)
+            result = self.processors[stage].process(batch)
         except Exception as exc:
             raise FatalPipelineError(f"processor failed on batch at {first_offsets(batch)}: {exc!r}") from exc
         finally:
@@ -254,7 +263,7 @@ class BatchEngine:
             return n
 
         n = self._with_retries("warehouse insert", insert) if store else 0
-        self._cache.update(result.states)
+        self._cache[stage].update(result.states)
         return EngineResult(OutColumns.of(result.messages), result.states, n, t1 - t0,
                             time.perf_counter() - t1, batch_counters(result))
 
@@ -319,9 +328,10 @@ class EngineHost:
     """
 
     def __init__(self, processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
-                 warehouse_url: str, *, retries: int = 3, isolate: bool = True) -> None:
+                 warehouse_url: str, *, retries: int = 3, isolate: bool = True,
+                 stages: dict[str, ProcessorFactory] | None = None) -> None:
         self.isolate = isolate
-        args = (processor_factory, warehouse_opener, warehouse_url, retries)
+        args = (processor_factory, warehouse_opener, warehouse_url, retries, stages)
         self._proc: Any = None
         self._conn: Any = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
@@ -386,9 +396,9 @@ class EngineHost:
         await self._call("start")
 
     async def run(self, batch: list[Any], given_states: dict[bytes, bytes | None],
-                  store: bool = True) -> EngineResult:
+                  store: bool = True, stage: str = "table") -> EngineResult:
         """:meth:`BatchEngine.run` in the engine's process or thread."""
-        return await self._call("run", Columns(batch) if self.isolate else batch, given_states, store)
+        return await self._call("run", Columns(batch) if self.isolate else batch, given_states, store, stage)
 
     def close(self, timeout: float = 30.0) -> None:
         """Close the warehouse and stop the child process or thread (blocking)."""

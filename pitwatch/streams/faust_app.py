@@ -1,4 +1,5 @@
-"""The Faust app: one batch agent over ``pitwatch.table-events`` feeding the batch runtime.
+"""The Faust app: the table stage (a batch agent over ``pitwatch.table-events``) and the watch
+stage (a batch agent over ``pitwatch.round-digests``), each feeding its own batch runtime.
 
 Topology (app id ``pitwatch``, which is also the consumer group; names in
 :mod:`pitwatch.streams.topics`)::
@@ -13,12 +14,24 @@ Topology (app id ``pitwatch``, which is also the consumer group; names in
                    BatchProcessor.process(batch)         pitwatch/streams/processor.py
                    warehouse rows -> open_warehouse(url).insert_new(table, rows)
               -> output messages -> pitwatch.settlements / pitwatch.alerts / pitwatch.rejected
+                 / pitwatch.round-digests (a digest of each round, key = casino_id)
                  (confluent-kafka producer, flushed; pitwatch/streams/outputs.py)
               -> per-table states + last applied offset per partition -> Faust Table
                  ``pitwatch-table-state`` (changelog ``pitwatch-pitwatch-table-state-changelog``;
                  pitwatch/streams/states.py)
            -> the batch's events acked
         -> before every offset commit: outputs flushed (:func:`_commit_sensor`)
+
+    pitwatch.round-digests  (key = casino_id, value = a round digest's JSON)
+        -> agent ``round_digests``: the same Batcher and BatchRuntime, whose processor is the
+           watch stage's (pitwatch/streams/watch.py: every detector, per casino), run in the
+           table stage's engine process (one warehouse connection: chDB opens a data directory
+           in one process only)
+           -> alerts -> pitwatch.alerts and the warehouse's alerts table
+           -> per-casino watch states -> Faust Table ``pitwatch-watch-state`` (changelog
+              ``pitwatch-pitwatch-watch-state-changelog``)
+
+The watch stage writes its own status file beside the worker's (:func:`watch_status_path`).
 
 The order of those steps, and why it gives at-least-once with nothing counted twice, is
 explained (and enforced) in :mod:`pitwatch.streams.runtime`.
@@ -51,7 +64,15 @@ from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.crashpoints import CrashPoint
 from pitwatch.streams.offsets import merge_gap_offsets
 from pitwatch.streams.runtime import BatchRuntime
-from pitwatch.streams.topics import APP_ID, DEFAULT_PARTITIONS, OUTPUT_TOPICS, TABLE_STATE, TOPIC_EVENTS
+from pitwatch.streams.topics import (
+    APP_ID,
+    DEFAULT_PARTITIONS,
+    OUTPUT_TOPICS,
+    TABLE_STATE,
+    TOPIC_EVENTS,
+    TOPIC_ROUND_DIGESTS,
+    WATCH_STATE,
+)
 
 #: Longest time a fetch request waits on the broker for data (Faust hardcodes 1500 ms).
 #: Tansu answers a fetch only when this expires unless a full batch is waiting, so at a
@@ -73,7 +94,27 @@ def default_warehouse_opener() -> WarehouseOpener | None:
     return open_warehouse
 
 
-def _commit_sensor(runtime: BatchRuntime) -> Any:
+WATCH_STAGE = "watch"
+"""The watch stage's name in the shared batch engine (:class:`pitwatch.streams.batch_engine.BatchEngine`)."""
+
+
+def watch_processor_factory() -> ProcessorFactory:
+    """:class:`pitwatch.streams.watch.WatchProcessor`."""
+    from pitwatch.streams.watch import WatchProcessor
+
+    return WatchProcessor
+
+
+def watch_status_path(status_path: str | os.PathLike[str] | None) -> str | None:
+    """The watch stage's status file beside the worker's: ``worker-status.json`` ->
+    ``worker-status.watch.json`` (None without a worker status file)."""
+    if status_path is None:
+        return None
+    p = Path(status_path)
+    return str(p.with_name(f"{p.stem}.watch{p.suffix or '.json'}"))
+
+
+def _commit_sensor(*runtimes: BatchRuntime) -> Any:
     """A Faust sensor that completes the runtime's pending work when a commit starts.
 
     ``Consumer.force_commit`` calls ``sensors.on_commit_initiated`` and then, without
@@ -85,10 +126,11 @@ def _commit_sensor(runtime: BatchRuntime) -> Any:
 
     class _FlushBeforeCommit(faust.Sensor):
         def on_commit_initiated(self, consumer: Any) -> Any:
-            try:
-                runtime.before_commit()
-            except FatalPipelineError as exc:
-                runtime.fatal(exc)
+            for runtime in runtimes:
+                try:
+                    runtime.before_commit()
+                except FatalPipelineError as exc:
+                    runtime.fatal(exc)
             return None
 
     return _FlushBeforeCommit()
@@ -187,7 +229,8 @@ def _consumer_class() -> type:
             # commit took in nothing. Those partitions start again from their first offset, as
             # auto_offset_reset="earliest" would have (tests/streams/test_recovery_seek.py).
             committed = await super().seek_to_committed()
-            uncommitted = [tp for tp, offset in committed.items() if not offset and tp.topic == TOPIC_EVENTS]
+            uncommitted = [tp for tp, offset in committed.items()
+                           if not offset and tp.topic in (TOPIC_EVENTS, TOPIC_ROUND_DIGESTS)]
             if uncommitted:
                 await self.seek_wait(await self.earliest_offsets(*uncommitted))
             return committed
@@ -200,7 +243,8 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
              partitions: int = DEFAULT_PARTITIONS, datadir: str | os.PathLike[str] | None = None,
              batch_max: int = BATCH_MAX, batch_within: float = BATCH_WITHIN,
              isolate: bool = True, crash_point: CrashPoint | None = None) -> tuple[Any, BatchRuntime]:
-    """Build the Faust app and its batch runtime. Returns ``(app, runtime)``.
+    """Build the Faust app and its two batch runtimes. Returns ``(app, runtime)``: the table
+    stage's runtime (the watch stage's runs in a thread with the same warehouse, module docstring).
 
     ``processor_factory(load_state)`` builds the batch processor (default:
     ``BatchProcessor``); ``warehouse_opener(url)`` opens the warehouse (default
@@ -248,31 +292,48 @@ def make_app(settings: KafkaSettings, *, processor_factory: ProcessorFactory | N
     table = app.Table(TABLE_STATE, default=None, key_type=bytes, value_type=bytes,
                       partitions=partitions)
     runtime = BatchRuntime(settings, table, topics, processor_factory=processor_factory,
+                           stages={WATCH_STAGE: watch_processor_factory()},
                            warehouse_opener=warehouse_opener, output=output, isolate=isolate,
                            crash_point=crash_point)
 
-    app.sensors.add(_commit_sensor(runtime))
+    watch_table = app.Table(WATCH_STATE, default=None, key_type=bytes, value_type=bytes, partitions=partitions)
+    watch_settings = settings.model_copy(update={"status_path": watch_status_path(settings.status_path),
+                                                 "metrics_address": None})
+    watch_runtime = BatchRuntime(watch_settings, watch_table, topics, processor_factory=watch_processor_factory(),
+                                 warehouse_opener=warehouse_opener, output=output, topic=TOPIC_ROUND_DIGESTS,
+                                 engine=runtime.engine, stage=WATCH_STAGE)
+
+    app.sensors.add(_commit_sensor(runtime, watch_runtime))
 
     batcher = Batcher(runtime, batch_max, batch_within)
+    watch_batcher = Batcher(watch_runtime, batch_max, batch_within)
 
     @app.agent(events_topic, name="table_events", concurrency=1)
     async def table_events(stream: Any) -> None:
         await batcher.consume(stream)
 
+    @app.agent(topics[TOPIC_ROUND_DIGESTS], name="round_digests", concurrency=1)
+    async def round_digests(stream: Any) -> None:
+        await watch_batcher.consume(stream)
+
     @app.task
     async def _prepare() -> None:
         for topic in topics.values():
             await topic.maybe_declare()
-        try:
-            await runtime.start_engine()
-        except Exception as exc:
-            runtime.fatal(exc)
-        runtime.write_status()
+        for rt in (runtime, watch_runtime):
+            try:
+                await rt.start_engine()
+            except Exception as exc:
+                rt.fatal(exc)
+            rt.write_status()
 
     @app.on_before_shutdown.connect
     async def _close(sender: Any, **kwargs: Any) -> None:
+        loop = asyncio.get_running_loop()
         await batcher.drain()
-        await asyncio.get_running_loop().run_in_executor(None, runtime.close)
-        runtime.write_status()
+        await watch_batcher.drain()
+        for rt in (watch_runtime, runtime):  # the table stage's last: it owns the shared engine
+            await loop.run_in_executor(None, rt.close)
+            rt.write_status()
 
     return app, runtime

@@ -17,7 +17,8 @@ Stages, in order, for each message of a batch:
    ``rejected`` with the reason (``events_raw`` keeps the first event of an id, so a forged
    copy would otherwise leave no trace).
 3. **rounds**: fold the event into the table's rules engine; finished rounds yield
-   settlements (expected vs recorded, per bet) and alerts. An event the rules reject is
+   settlements (expected vs recorded, per bet) and alerts, and a digest of each verdict goes to
+   ``pitwatch.round-digests`` keyed by casino, for the detectors (:mod:`pitwatch.streams.watch`). An event the rules reject is
    stored and becomes a ``rejected_event`` alert; it changes no state. An event on which the
    engine fails unexpectedly (a defect) goes to ``pitwatch.rejected`` with the exception's
    summary, the table is left as it was before it and is quarantined: its later events are
@@ -42,13 +43,14 @@ from typing import Any, Callable
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, settlement_rows
 from pitwatch.detectors.auditor import Quarantine, TableAuditor
+from pitwatch.detectors.digest import digest_of
 from pitwatch.detectors.figures import movement_row
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
 from pitwatch.rules.base import RoundVerdict, Violation, ViolationKind, load_ruleset
 from pitwatch.rules.engine import ENGINE_CITATION
 from pitwatch.schemas.events import InvalidEvent, parse_event
 from pitwatch.streams.quarantine import RELEASE, control_of, parked_row
-from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_ROUND_DIGESTS, TOPIC_SETTLEMENTS
 from pydantic_core import PydanticSerializationError, to_json
 
 
@@ -107,7 +109,7 @@ def _json_default(o: object) -> str:
     return str(o)
 
 
-def _dumps(d: dict) -> bytes:
+def message_json(d: dict) -> bytes:
     """Compact JSON of an output message: money (``Decimal``) as strings, UTC times as
     ``2026-11-21T21:04:05Z`` (with the fraction when there is one), dates as ``2026-11-21``, text
     as UTF-8. pydantic-core's serializer, five times faster than ``json.dumps`` with a
@@ -308,7 +310,8 @@ class BatchProcessor:
             b.versions.add((v.ruleset_id, v.ruleset_hash))
             for row in settlement_rows(v):
                 rows["settlements"].append(row)
-                msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, _dumps(row)))
+                msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, message_json(row)))
+            msgs.append(OutMessage(TOPIC_ROUND_DIGESTS, v.casino_id.encode(), digest_of(v).to_json()))
         if alerts:
             trigger = str(event.event_id)
             for a in alerts:
@@ -316,7 +319,7 @@ class BatchProcessor:
                 rows["alerts"].append(a.to_row())
                 body = a.to_json_dict()
                 body["trigger_event_id"] = trigger  # the event whose processing raised it
-                msgs.append(OutMessage(TOPIC_ALERTS, key, _dumps(body)))
+                msgs.append(OutMessage(TOPIC_ALERTS, key, message_json(body)))
 
     # -- quarantine ----------------------------------------------------------------------
 
@@ -426,4 +429,4 @@ class BatchProcessor:
         res = b.res
         row = rejected_record(m.value, reason, self.topic, m.partition, m.offset, b.now)
         res.rows["rejected"].append(row)
-        res.messages.append(OutMessage(TOPIC_REJECTED, m.key or b"", _dumps(rejected_message(row, m.value))))
+        res.messages.append(OutMessage(TOPIC_REJECTED, m.key or b"", message_json(rejected_message(row, m.value))))

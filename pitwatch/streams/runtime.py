@@ -42,14 +42,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from pitwatch.streams.batch_engine import EngineHost, ProcessorFactory, WarehouseOpener
+from pitwatch.streams.batch_engine import TABLE_STAGE, EngineHost, ProcessorFactory, WarehouseOpener
 from pitwatch.streams.config import KafkaSettings
 from pitwatch.streams.crashpoints import CrashPoint
 from pitwatch.streams.offsets import GapRepair
 from pitwatch.streams.outputs import OutputProducer
 from pitwatch.streams.states import StateTable
 from pitwatch.streams.status import WorkerStatus
-from pitwatch.streams.topics import TOPIC_REJECTED
+from pitwatch.streams.topics import TOPIC_EVENTS, TOPIC_REJECTED
 
 EXIT_FATAL = 70  # EX_SOFTWARE: the batch was not committed and will be redelivered
 
@@ -65,7 +65,11 @@ class BatchRuntime:
     warehouse insert retries; ``changelog_markers``: see :class:`StateTable`; ``check_gaps``:
     repair input offset holes; ``isolate``: run the batch engine in a child process (the
     worker) rather than a thread (tests); ``crash_point``: the test hook of
-    :mod:`pitwatch.streams.crashpoints` (None in production).
+    :mod:`pitwatch.streams.crashpoints` (None in production); ``topic``: the input topic (the
+    table events, or the round digests for the watch stage, :mod:`pitwatch.streams.watch`);
+    ``stages``: further processors for the engine (:class:`~pitwatch.streams.batch_engine.BatchEngine`);
+    ``engine``: an engine host to share (the watch stage's runtime runs its batches in the table
+    stage's engine, as ``stage``) instead of starting one.
 
     Created by :func:`pitwatch.streams.faust_app.make_app`; not thread-safe (used from the
     event loop only).
@@ -75,14 +79,19 @@ class BatchRuntime:
                  processor_factory: ProcessorFactory, warehouse_opener: WarehouseOpener | None,
                  output: str = "confluent", retries: int = 3, changelog_markers: bool = True,
                  check_gaps: bool = True, isolate: bool = False,
-                 crash_point: CrashPoint | None = None) -> None:
+                 crash_point: CrashPoint | None = None, topic: str = TOPIC_EVENTS,
+                 stages: dict[str, ProcessorFactory] | None = None, engine: EngineHost | None = None,
+                 stage: str = TABLE_STAGE) -> None:
         self.settings = settings
         self.outputs = OutputProducer(settings, topics, output, faust_app=table.app)
-        self.engine = EngineHost(processor_factory, warehouse_opener, settings.warehouse_url,
-                                 retries=retries, isolate=isolate)
+        self.stage = stage
+        self._owns_engine = engine is None
+        self.engine = engine if engine is not None else EngineHost(
+            processor_factory, warehouse_opener, settings.warehouse_url, stages=stages, retries=retries,
+            isolate=isolate)
         self.states = StateTable(table, changelog_markers)
         self._in_message = _in_message_class()
-        self.gaps = GapRepair(settings, self.states.applied_offset, self._in_message) if check_gaps else None
+        self.gaps = GapRepair(settings, self.states.applied_offset, self._in_message, topic) if check_gaps else None
         self.status = WorkerStatus(settings.status_path)
         self.metrics = None
         if settings.metrics_address:  # prometheus-client is imported only when asked for
@@ -94,8 +103,10 @@ class BatchRuntime:
         self._last_batch_end: float | None = None
 
     async def start_engine(self) -> None:
-        """Start the batch engine (child process or thread) and open the warehouse."""
-        await self.engine.start()
+        """Start the batch engine (child process or thread) and open the warehouse (a shared
+        engine is started by its owner)."""
+        if self._owns_engine:
+            await self.engine.start()
 
     def before_commit(self) -> None:
         """Called right before Faust commits offsets: every output delivered. (A batch's rows
@@ -132,7 +143,7 @@ class BatchRuntime:
         # processed, and its rows inserted, in the engine's process: the loop keeps fetching
         crash = self.crash_point
         store = crash is None or not crash.reached("after_process", n)
-        result = await self.engine.run(batch, given, store)
+        result = await self.engine.run(batch, given, store, self.stage)
         await self._crash_point("after_process", n)
         t2 = time.perf_counter()
         await self._crash_point("after_warehouse", n)
@@ -188,10 +199,11 @@ class BatchRuntime:
             os._exit(EXIT_FATAL)
 
     def close(self) -> None:
-        """Flush the output producer, close the warehouse, stop the engine and the metrics
-        server (blocking)."""
+        """Flush the output producer, close the warehouse, stop the engine (if this runtime
+        started it) and the metrics server (blocking)."""
         self.outputs.close()
-        self.engine.close()
+        if self._owns_engine:
+            self.engine.close()
         if self.metrics is not None:
             self.metrics.shutdown()
 

@@ -21,6 +21,7 @@ from pitwatch.replay import replay_lines
 from pitwatch.sim import write_simulation
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.crashpoints import ENV_VAR, EXIT_CRASH
+from pitwatch.streams.faust_app import watch_status_path
 from pitwatch.streams.producer import produce_events, produce_jsonl
 from pitwatch.streams.status import read_status
 from pitwatch.streams.supervisor import start_worker as spawn_worker
@@ -50,21 +51,23 @@ def events_file(tmp_path_factory) -> Path:
 
 def replay_oracle(path: Path) -> dict:
     """What the warehouse must hold after the pipeline ran over the events file ``path``, from the
-    offline replay: settlement id -> (stake, discrepancy), the alert ids, their kinds (sorted) and the
-    number of lines."""
+    offline replay: settlement id -> (stake, discrepancy), the alert ids (the detectors' included),
+    their kinds (sorted), the number of lines and of rounds judged."""
     settlements: dict[str, tuple] = {}
     alerts: dict[str, str] = {}
+    rounds = 0
     with path.open("rb") as f:
         for item in replay_lines(f):
             assert item.error is None, item.error
             if item.verdict is not None:
+                rounds += 1
                 v = item.verdict
                 for c in v.checks:
                     settlements[settlement_id(v.table_id, v.round_id, c.expected.bet_id)] = (
                         c.expected.stake, c.discrepancy)
             alerts.update({a.alert_id: a.kind for a in item.alerts})
     return {"settlements": settlements, "alerts": set(alerts), "kinds": sorted(alerts.values()),
-            "lines": len(path.read_bytes().splitlines())}
+            "lines": len(path.read_bytes().splitlines()), "rounds": rounds}
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +93,15 @@ def wait_consumed(proc, status: Path, n: int, workdir: Path) -> None:
         time.sleep(0.3)
 
 
-def consume_all(bootstrap: str, warehouse: str, workdir: Path, n: int, name: str = "worker") -> None:
-    """Start a worker, wait until it has consumed ``n`` messages, stop it (whatever happens)."""
+def consume_all(bootstrap: str, warehouse: str, workdir: Path, n: int, name: str = "worker",
+                rounds: int = 0) -> None:
+    """Start a worker, wait until it has consumed ``n`` messages (and its watch stage ``rounds``
+    round digests), stop it (whatever happens)."""
     proc, status = start_worker(bootstrap, warehouse, workdir, name)
     try:
         wait_consumed(proc, status, n, workdir)
+        if rounds:
+            wait_consumed(proc, Path(watch_status_path(status)), rounds, workdir)
     finally:
         stop_worker(proc, 60)
 

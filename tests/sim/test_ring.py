@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 
-from pitwatch.detectors.pairs import PairDetector
+from pitwatch.detectors.digest import digest_of
+from pitwatch.detectors.pairs import KIND, PairDetector
 from pitwatch.replay import replay_lines
 from pitwatch.sim.base import DEALER_ROSTER, simulate
 
@@ -47,7 +48,10 @@ def test_the_pair_detector_finds_a_ring_on_a_long_evening():
     both rings alerted, no other pair."""
     events = list(simulate(2, 12.0, 6, fault_rates={"dealer_collusion": 0.2})[0])
     det = PairDetector()
-    alerted = {(a.dealer_id, a.player_id) for item in replay_lines([json.dumps(e) for e in events])
-               if item.verdict for a in det.observe(item.verdict)}
+    lines = [json.dumps(e) for e in events]
+    alerted = {(a.dealer_id, a.player_id) for item in replay_lines(lines, detectors=False)
+               if item.verdict for a in det.observe(digest_of(item.verdict))}
     tables = {e["table_id"] for e in events}
     assert alerted == {(f"D-{t}-01", f"P-{t}-001") for t in tables}
+    # the replay's own watch (the casino's detectors, as the worker runs them) alerts the same pairs
+    assert {(a.dealer_id, a.player_id) for item in replay_lines(lines) for a in item.alerts if a.kind == KIND} == alerted
