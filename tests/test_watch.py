@@ -39,8 +39,8 @@ def test_a_digest_keeps_each_bet_once_marks_late_bets_and_round_trips_as_json():
                      v.checks + (v.checks[0],),
                      (Violation(ViolationKind.PAST_POSTING, "late", "x", (), "B1-1", "P2"),), ruleset_hash="abc")
     d = digest_of(v)
-    assert [(b.bet_id, b.player_id, b.discrepancy, b.late) for b in d.bets] == [
-        ("B1-0", "P1", D("2.50"), False), ("B1-1", "P2", D("0"), True)]
+    assert [(b.bet_id, b.player_id, b.discrepancy, b.late, b.outcome) for b in d.bets] == [
+        ("B1-0", "P1", D("2.50"), False, "lose"), ("B1-1", "P2", D("0"), True, "lose")]
     again = RoundDigest.from_json(d.to_json())
     assert again == d and again.ended_at == T and again.ruleset_hash == "abc"
 
@@ -52,6 +52,18 @@ def test_a_digest_keeps_each_bet_once_marks_late_bets_and_round_trips_as_json():
 def test_bytes_that_are_not_a_digest_say_why(raw, why):
     with pytest.raises(ValueError, match=why):
         RoundDigest.from_json(raw)
+
+
+def test_a_poker_digest_keeps_the_forced_bets_and_the_folds():
+    """At poker the digest keeps what a player was forced to put in (his blind) and whether he folded:
+    what the chip-dumping detector reads."""
+    sb = ExpectedSettlement("H1:A", "A", "pot", D("12.00"), "fold", D(0), forced=D("1.00"))
+    bb = ExpectedSettlement("H1:B", "B", "pot", D("12.00"), "win", D("23.40"), forced=D("2.00"))
+    v = RoundVerdict("CAS", "PK-1", "poker", "poker.andalucia", "H1", "D1", T, T, "", (
+        BetCheck(sb, None, D(0)), BetCheck(bb, None, D(0))), ())
+    d = RoundDigest.from_json(digest_of(v).to_json())
+    assert [(b.player_id, b.stake, b.forced, b.outcome) for b in d.bets] == [
+        ("A", D("12.00"), D("1.00"), "fold"), ("B", D("12.00"), D("2.00"), "win")]
 
 
 def _ring_evening(rounds: int = 900) -> list[RoundDigest]:

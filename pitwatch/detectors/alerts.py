@@ -36,6 +36,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.DEALER_PLAYER_COLLUSION: "high",
     ViolationKind.RAKE_DISCREPANCY: "high",
     ViolationKind.PROHIBITED_PLAY: "high",
+    ViolationKind.CHIP_DUMPING: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

@@ -10,7 +10,10 @@ digest keeps only what the detectors use, each bet as:
 - ``stake`` and ``returned``: what the player put in and what the regulation gives him back
   (euros, ``Decimal``; at poker, each player's part in the hand: stake = what he put in the pots);
 - ``discrepancy``: recorded minus expected (euros; positive = the player was over-paid);
-- ``late``: whether the bet was past-posted (a ``past_posting`` violation names it).
+- ``late``: whether the bet was past-posted (a ``past_posting`` violation names it);
+- ``forced``: the part of the stake the rules forced (poker: antes and blinds; euros);
+- ``outcome``: the regulation's outcome of the bet (``win``, ``lose``, ...; at poker ``fold`` for a
+  player who folded and lost what he put in).
 
 Its JSON form (:meth:`RoundDigest.to_json`) is versioned (``"v"``); money is written as decimal
 strings, times as UTC ISO 8601. :meth:`RoundDigest.from_json` raises ``ValueError`` for bytes that
@@ -40,6 +43,8 @@ class DigestBet:
     returned: Decimal
     discrepancy: Decimal
     late: bool = False
+    forced: Decimal = Decimal(0)
+    outcome: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +68,8 @@ class RoundDigest:
             "round_id": self.round_id, "dealer_id": self.dealer_id,
             "ended_at": self.ended_at.isoformat().replace("+00:00", "Z"),
             "ruleset_id": self.ruleset_id, "ruleset_hash": self.ruleset_hash,
-            "bets": [[b.bet_id, b.player_id, str(b.stake), str(b.returned), str(b.discrepancy), int(b.late)]
-                     for b in self.bets],
+            "bets": [[b.bet_id, b.player_id, str(b.stake), str(b.returned), str(b.discrepancy), int(b.late),
+                      str(b.forced), b.outcome] for b in self.bets],
         }, separators=(",", ":")).encode()
 
     @classmethod
@@ -75,8 +80,8 @@ class RoundDigest:
             if not isinstance(d, dict) or d.get("v") != DIGEST_VERSION:
                 got = d.get("v") if isinstance(d, dict) else type(d).__name__
                 raise ValueError(f"not a round digest of version {DIGEST_VERSION} (version {got!r})")
-            bets = tuple(DigestBet(str(b), str(p), Decimal(s), Decimal(r), Decimal(x), bool(late))
-                         for b, p, s, r, x, late in d["bets"])
+            bets = tuple(DigestBet(str(b), str(p), Decimal(s), Decimal(r), Decimal(x), bool(late), Decimal(f), str(o))
+                         for b, p, s, r, x, late, f, o in d["bets"])
             return cls(str(d["casino_id"]), str(d["table_id"]), str(d["game"]), str(d["round_id"]),
                        str(d["dealer_id"]), datetime.fromisoformat(str(d["ended_at"]).replace("Z", "+00:00")),
                        str(d["ruleset_id"]), str(d["ruleset_hash"]), bets)
@@ -97,7 +102,8 @@ def digest_of(verdict: RoundVerdict) -> RoundDigest:
         if e.bet_id in seen:
             continue
         seen.add(e.bet_id)
-        bets.append(DigestBet(e.bet_id, e.player_id, e.stake, e.returned, c.discrepancy, e.bet_id in late))
+        bets.append(DigestBet(e.bet_id, e.player_id, e.stake, e.returned, c.discrepancy, e.bet_id in late, e.forced,
+                              e.outcome))
     ended: Any = verdict.ended_at
     return RoundDigest(verdict.casino_id, verdict.table_id, verdict.game, verdict.round_id, verdict.dealer_id or "",
                        ended, verdict.ruleset_id, verdict.ruleset_hash, tuple(bets))

@@ -26,10 +26,11 @@ from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.base import Detector
+from pitwatch.detectors.chip_dumping import ChipDumpingDetector
 from pitwatch.detectors.digest import RoundDigest
 from pitwatch.detectors.pairs import PairDetector
 
-DETECTORS: tuple[Any, ...] = (PairDetector,)
+DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector)
 """The detector classes a watch runs, by their ``name``."""
 
 WATCH_STATE_VERSION = 1

@@ -219,12 +219,14 @@ class ViolationKind:
     DEALER_PLAYER_COLLUSION = "dealer_player_collusion"
     RAKE_DISCREPANCY = "rake_discrepancy"
     PROHIBITED_PLAY = "prohibited_play"
+    CHIP_DUMPING = "chip_dumping"
 
     ALL: ClassVar[tuple[str, ...]] = (
         PAYOUT_DISCREPANCY, UNKNOWN_BET_SETTLED, BET_BELOW_MINIMUM, BET_ABOVE_MAXIMUM,
         INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
         PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT, REJECTED_EVENT, TABLE_QUARANTINED,
         QUARANTINE_RELEASED, FLOAT_DISCREPANCY, DEALER_PLAYER_COLLUSION, RAKE_DISCREPANCY, PROHIBITED_PLAY,
+        CHIP_DUMPING,
     )
 
 
@@ -249,7 +251,9 @@ class ExpectedSettlement:
     For accounting (:mod:`pitwatch.rules.accounting`): ``carried`` is what stays on the layout
     for a later round (a roulette bet kept en prison: its held amount; 0 when this round
     resolves the bet); ``initial`` the bet's original stake when ``stake`` differs from it (a
-    blackjack double or split, a prisoner's held amount), else ``None``.
+    blackjack double or split, a prisoner's held amount), else ``None``; ``forced`` the part of
+    ``stake`` the rules forced before any decision of the player (at poker his antes and blinds,
+    004 L4425-L4448), 0 elsewhere.
 
     Built once per bet per round and never changed afterwards. Not a ``frozen`` dataclass (nor
     :class:`RecordedSettlement`, :class:`BetCheck` and
@@ -269,6 +273,7 @@ class ExpectedSettlement:
     detail: str = ""
     carried: Decimal = ZERO
     initial: Decimal | None = None
+    forced: Decimal = ZERO
 
     @property
     def net(self) -> Decimal:

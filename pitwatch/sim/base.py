@@ -22,6 +22,7 @@ fault                   what happens                               where
 ``duplicated_event``    an event is delivered twice                framework
 ``chips_missing``       the closing count is short (per session)   framework (cage)
 ``dealer_collusion``    the ring's dealer over-pays his partner    framework
+``chip_dumping``        a player loses on purpose to his partner   poker module
 ======================  =========================================  ======================
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
@@ -56,7 +57,7 @@ from pitwatch.sim.payouts import Payment
 
 FAULT_KINDS = (
     "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
-    "illegal_decision", "dropped_event", "duplicated_event", "chips_missing", "dealer_collusion",
+    "illegal_decision", "dropped_event", "duplicated_event", "chips_missing", "dealer_collusion", "chip_dumping",
 )
 
 DEALER_ROSTER = 3
@@ -73,8 +74,30 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "duplicated_event": frozenset({"duplicate_event"}),
     "chips_missing": frozenset({"float_discrepancy"}),
     "dealer_collusion": frozenset({"payout_discrepancy"}),
+    "chip_dumping": frozenset({"chip_dumping"}),
 }
 """The alert kinds that count as catching each fault kind."""
+HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
+"""Alert kinds that also catch a payout fault (``wrong_payout``, ``dealer_collusion``) on a bet whose
+``bet_placed`` was dropped (a ``dropped_event`` label on the same bet): the engine cannot know what
+was due on a bet it never saw, and flags its settlement as unknown instead (:func:`score`)."""
+
+RING_FAULTS: dict[str, str] = {"dealer_collusion": "dealer_player_collusion", "chip_dumping": "chip_dumping"}
+"""Faults played by a ring (two parties, over many rounds) -> the cross-round detector's alert kind
+that finds the ring (:func:`score_rings`). A ``chip_dumping`` hand shows nothing by itself, so its
+labels are scored as a ring only; a ``dealer_collusion`` over-payment is also a payout discrepancy
+of its round."""
+RING_ONLY = frozenset({"chip_dumping"})
+"""Fault kinds scored as rings only, not round by round (:func:`score`)."""
+
+
+def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
+    """The two parties of a table's ring: ``dealer_collusion``: the table's first dealer and first
+    player; ``chip_dumping`` (a poker table): the dumper and the gainer, its second and third
+    players. Raises ``KeyError`` for a kind not in :data:`RING_FAULTS`."""
+    parties = {"dealer_collusion": (f"D-{table_id}-01", f"P-{table_id}-001"),
+               "chip_dumping": (f"P-{table_id}-002", f"P-{table_id}-003")}
+    return parties[kind]
 
 DEFAULT_FAULT_RATES: dict[str, float] = {
     "wrong_payout": 0.02, "late_bet": 0.01, "over_limit_bet": 0.01, "dealer_misdraw": 0.01,
@@ -238,9 +261,16 @@ class _TableRunner:
         self.droppable = DROPPABLE.get(spec.game, frozenset())
         self.chips = TableChips(spec.min_bet * 1000)
         self.cage_rng = random.Random(f"{seed}:{index}:{spec.table_id}:cage")
-        self.ring = (f"D-{spec.table_id}-01", f"P-{spec.table_id}-001")
+        self.ring = ring_parties("dealer_collusion", spec.table_id)
         self.partner_bets: set[str] = set()
         """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
+        self.stay: set[str] = set()
+        """Players who never leave: the rings' (``dealer_collusion``: the partner; ``chip_dumping`` at
+        a poker table: the dumper and the gainer; :func:`ring_parties`)."""
+        if rates.get("dealer_collusion"):
+            self.stay.add(self.ring[1])
+        if rates.get("chip_dumping") and spec.game == "poker":
+            self.stay |= set(ring_parties("chip_dumping", spec.table_id))
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -311,11 +341,14 @@ class _TableRunner:
                 next_dealer = self.clock + timedelta(minutes=self.rng.uniform(20, 40))
             if self.rng.random() < 0.05 and len(t.players) > 2:
                 i = self.rng.randrange(len(t.players))
-                if t.players[i].player_id == self.ring[1] and self.rates.get("dealer_collusion"):
-                    i = (i + 1) % len(t.players)  # the ring's partner stays
-                p = t.players.pop(i)
-                self.emitter.table_event("player_left", actor=("player", p.player_id), dt=5,
-                                         player_id=p.player_id)
+                for _ in range(len(t.players)):  # the rings' players stay
+                    if t.players[i].player_id not in self.stay:
+                        break
+                    i = (i + 1) % len(t.players)
+                if t.players[i].player_id not in self.stay:
+                    p = t.players.pop(i)
+                    self.emitter.table_event("player_left", actor=("player", p.player_id), dt=5,
+                                             player_id=p.player_id)
             if self.rng.random() < 0.06 or len(t.players) < 2:
                 self.seat_player()
             self.game.prepare(t, self.emitter)
@@ -440,12 +473,19 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     exists on the same table and round. An alert is *explained* when its table and round
     carry at least one label (faults in a round can cause several alerts: a dropped bet
     also makes its settlement unknown); a ``float_discrepancy`` (one per session, with no
-    round) when its table carries any label. Returns recall per fault kind, overall precision,
-    and the alerts on clean rounds (should be none).
+    round) when its table carries any label. A payout fault on a bet whose ``bet_placed`` was
+    dropped is caught by the unknown settlement (:data:`HIDDEN_BY_DROP`). Returns recall per fault
+    kind, overall precision,
+    and the alerts on clean rounds (should be none). Rings are scored by :func:`score_rings`: the
+    labels of :data:`RING_ONLY` kinds and the cross-round detectors' alerts (kinds of
+    :data:`RING_FAULTS`, about a pair, not a round) are left out here.
     """
+    labels = [lb for lb in labels if lb["kind"] not in RING_ONLY]
+    alerts = [a for a in alerts if a["kind"] not in RING_FAULTS.values()]
     by_round: dict[tuple[str, str], set[str]] = {}
     for a in alerts:
         by_round.setdefault((a["table_id"], a["round_id"]), set()).add(a["kind"])
+    dropped = {(lb["table_id"], lb["bet_id"]) for lb in labels if lb["kind"] == "dropped_event" and lb.get("bet_id")}
     labelled = {(lb["table_id"], lb["round_id"]) for lb in labels}
     # the float reconciles a whole session: any money fault of the table can put it off
     labelled |= {(a["table_id"], a["round_id"]) for a in alerts if a["kind"] == "float_discrepancy"
@@ -454,7 +494,10 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     for lb in labels:
         r = recall.setdefault(lb["kind"], {"injected": 0, "caught": 0})
         r["injected"] += 1
-        if by_round.get((lb["table_id"], lb["round_id"]), set()) & FAULT_ALERTS[lb["kind"]]:
+        catching = FAULT_ALERTS[lb["kind"]]
+        if lb["kind"] in ("wrong_payout", "dealer_collusion") and (lb["table_id"], lb.get("bet_id")) in dropped:
+            catching = catching | HIDDEN_BY_DROP
+        if by_round.get((lb["table_id"], lb["round_id"]), set()) & catching:
             r["caught"] += 1
     explained = sum(1 for a in alerts if (a["table_id"], a["round_id"]) in labelled)
     clean = [a for a in alerts if (a["table_id"], a["round_id"]) not in labelled]
@@ -464,6 +507,29 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
         "alerts": len(alerts),
         "alerts_on_clean_rounds": clean,
     }
+
+
+def score_rings(labels: list[dict], alerts: list[dict]) -> list[dict[str, Any]]:
+    """One row per injected ring (a table with labels of a :data:`RING_FAULTS` kind): ``table_id``,
+    ``kind``, ``parties`` (:func:`ring_parties`), ``rounds`` labelled, ``found`` (an alert of the
+    ring's detector names both parties: ``dealer_id`` and ``player_id``, or for chip dumping the
+    folder as ``player_id`` and ``gainer:<id>`` first in the ``evidence``), and ``false``: the
+    detectors' alerts on any other pair (the same list on every row)."""
+    def pair(a: dict) -> tuple[str, str]:
+        if a["kind"] == RING_FAULTS["chip_dumping"]:
+            return a["player_id"], str((a.get("evidence") or [""])[0]).removeprefix("gainer:")
+        return a["dealer_id"], a["player_id"]
+
+    found = {(a["kind"], pair(a)) for a in alerts if a["kind"] in RING_FAULTS.values()}
+    rings: dict[tuple[str, str], int] = {}
+    for lb in labels:
+        if lb["kind"] in RING_FAULTS:
+            rings[(lb["table_id"], lb["kind"])] = rings.get((lb["table_id"], lb["kind"]), 0) + 1
+    keys = {(RING_FAULTS[k], ring_parties(k, t)) for t, k in rings}
+    false = sorted(f"{kind}: {a} -> {b}" for kind, (a, b) in found - keys)
+    return [{"table_id": t, "kind": k, "parties": ring_parties(k, t), "rounds": n,
+             "found": (RING_FAULTS[k], ring_parties(k, t)) in found, "false": false}
+            for (t, k), n in sorted(rings.items())]
 
 
 ProgressFn = Callable[[int], None]

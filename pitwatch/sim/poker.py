@@ -17,7 +17,9 @@ bet), bets of half to a whole pot, raises to two to three times the highest bet 
 
 Faults (each labelled): ``wrong_payout`` (one award off by a few minimums), ``illegal_decision`` (a
 raise to less than double the highest bet, which pokerkit allows), ``dealer_collusion`` (the ring's
-dealer pays his partner a few minimums more than the hand gives him, win or lose).
+dealer pays his partner a few minimums more than the hand gives him, win or lose), ``chip_dumping``
+(on a share of the hands both play, the table's second player feeds its third: the dumper bets the
+pot, the gainer raises him and the dumper folds, :func:`ring_of`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 from pokerkit import Automation, Deck, Mode, NoLimitTexasHoldem
 
 from pitwatch.schemas.pokerkit_hand import cents_divmod, dec, hand_events
+from pitwatch.sim.base import ring_parties
 from pitwatch.sim.payouts import Payment
 
 CENT = Decimal("0.01")
@@ -65,17 +68,86 @@ def _order(table: Any) -> list[Any]:
     return seated[i + 1:] + seated[:i + 1]
 
 
-def _decide(state: Any, table: Any, faults: Any, round_id: str, ids: list[str]) -> None:
-    """One action of the player to act (honest random play; a short raise when the fault hits)."""
+def ring_of(table_id: str) -> tuple[str, str]:
+    """The ``chip_dumping`` ring of a table: (the dumper, the gainer), its second and third players
+    (:func:`pitwatch.sim.base.ring_parties`)."""
+    return ring_parties("chip_dumping", table_id)
+
+
+def _street_ops(state: Any) -> list[Any]:
+    """pokerkit's operations of the street being played: those after the last board card dealt."""
+    ops = list(state.operations)
+    for i in range(len(ops) - 1, -1, -1):
+        if type(ops[i]).__name__ == "BoardDealing":
+            return ops[i + 1:]
+    return ops
+
+
+def _may_raise(state: Any) -> bool:
+    """Whether the player to act may raise under the regulation, which pokerkit does not check: not
+    when he has acted since the last full raise (to at least double the highest bet), as a short
+    all-in raise does not reopen the betting (004 L4420-L4423, VII.2)."""
+    highest, acted = Decimal(0), set[int]()
+    for op in _street_ops(state):
+        name = type(op).__name__
+        if name == "BlindOrStraddlePosting":
+            highest = max(highest, dec(op.amount))
+        elif name == "CompletionBettingOrRaisingTo":
+            if dec(op.amount) >= 2 * highest:
+                acted = set()
+            highest = max(highest, dec(op.amount))
+            acted.add(op.player_index)
+        elif name in ("CheckingOrCalling", "Folding"):
+            acted.add(op.player_index)
+    return state.actor_index not in acted
+
+
+def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, str]) -> bool:
+    """The ring's play when both are in the hand, where it departs from honest play: the dumper bets
+    the pot when nobody has bet on this street (the blinds aside) and folds when the gainer raises
+    him; the gainer raises the dumper's bets (to at least double) and does not fold while the dumper
+    is in (he checks or calls instead). Otherwise both play honestly. Returns whether the actor was
+    one of them and acted here (else the honest policy acts)."""
+    dumper, gainer = ring
+    actor = ids[state.actor_index]
+    live = {ids[i] for i, s in enumerate(state.statuses) if s}
+    if actor not in ring or not {dumper, gainer} <= live:
+        return False
+    raises = [op for op in _street_ops(state) if type(op).__name__ == "CompletionBettingOrRaisingTo"]
+    last = ids[raises[-1].player_index] if raises else ""
+    facing = max(state.bets) > state.bets[state.actor_index]
+    may = state.can_complete_bet_or_raise_to() and _may_raise(state)
+    hi = dec(state.max_completion_betting_or_raising_to_amount) if may else None
+    if actor == dumper and facing and last == gainer:
+        state.fold()
+    elif hi is not None and actor == dumper and not raises:
+        lo = min(hi, max(dec(state.min_completion_betting_or_raising_to_amount), 2 * dec(max(state.bets))))
+        state.complete_bet_or_raise_to(min(hi, max(lo, dec(state.total_pot_amount))))
+    elif hi is not None and actor == gainer and facing and last == dumper:
+        state.complete_bet_or_raise_to(min(hi, max(dec(state.min_completion_betting_or_raising_to_amount),
+                                                   2 * dec(max(state.bets)))))
+    elif actor == gainer and facing:
+        state.check_or_call()
+    else:
+        return False
+    return True
+
+
+def _decide(state: Any, table: Any, faults: Any, round_id: str, ids: list[str],
+            ring: tuple[str, str] | None = None) -> None:
+    """One action of the player to act (honest random play; a short raise when the fault hits; the
+    ring's play when it is on this hand)."""
+    if ring is not None and _ring_action(state, table, ids, ring):
+        return
     rng, minimum = table.rng, table.min_bet
     facing = max(state.bets) > state.bets[state.actor_index]
     r = rng.random()
-    if state.can_complete_bet_or_raise_to() and (r < (0.15 if facing else 0.35)):
+    if state.can_complete_bet_or_raise_to() and _may_raise(state) and r < (0.15 if facing else 0.35):
         hi = dec(state.max_completion_betting_or_raising_to_amount)
         highest = dec(max(state.bets))
         pot = dec(state.total_pot_amount)
         pk_min = dec(state.min_completion_betting_or_raising_to_amount)
-        if highest > 0 and pk_min < 2 * highest and faults.hit("illegal_decision"):
+        if highest > 0 and pk_min < min(2 * highest, hi) and faults.hit("illegal_decision"):  # all in: legal
             faults.label("illegal_decision", round_id, None, f"{ids[state.actor_index]} raised to {pk_min}, less than "
                                                              f"double {highest}")
             state.complete_bet_or_raise_to(pk_min)
@@ -125,7 +197,8 @@ def _awards(table: Any, events: list, put: dict[str, Decimal], live: list[str], 
     return out
 
 
-def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, ids: list[str]) -> None:
+def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, ids: list[str],
+          ring: tuple[str, str] | None) -> None:
     """Deal from ``deck`` and take the players' actions until pokerkit's hand is over."""
     while state.status:
         if state.can_deal_hole():
@@ -133,7 +206,7 @@ def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, i
         elif state.can_deal_board():
             state.deal_board("".join(deck.pop() for _ in range(1 if state.board_cards else 3)))
         else:
-            _decide(state, table, faults, round_id, ids)
+            _decide(state, table, faults, round_id, ids, ring)
 
 
 def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Payment]:
@@ -151,9 +224,14 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
     state = game(start, len(ids))  # type: ignore[arg-type]  # pokerkit takes Decimal chips (typed as int)
     deck = [repr(c) for c in Deck.STANDARD]
     table.rng.shuffle(deck)
+    ring = ring_of(table.table_id) if set(ring_of(table.table_id)) <= set(ids) else None
+    if ring is not None and faults.hit("chip_dumping"):
+        faults.label("chip_dumping", round_id, f"{round_id}:{ring[0]}", f"{ring[0]} dumps chips to {ring[1]}")
+    else:
+        ring = None
     with warnings.catch_warnings():  # pokerkit warns that a card dealt is not its own deck's next: ours is
         warnings.simplefilter("ignore", UserWarning)
-        _play(state, deck, table, faults, round_id, ids)
+        _play(state, deck, table, faults, round_id, ids, ring)
     events = hand_events(state, ids, seats, start, players[-1].seat)
     put = {p: Decimal(0) for p in ids}
     last_bettor, folded = "", set()

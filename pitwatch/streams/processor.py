@@ -86,6 +86,8 @@ class BatchResult:
     consumed: int = 0
     skipped: int = 0
     parked: int = 0
+    digests: int = 0
+    """Round digests sent to ``pitwatch.round-digests`` (what the watch stage will consume)."""
 
 
 LIVE_TABLES = 4096
@@ -312,6 +314,7 @@ class BatchProcessor:
                 rows["settlements"].append(row)
                 msgs.append(OutMessage(TOPIC_SETTLEMENTS, key, message_json(row)))
             msgs.append(OutMessage(TOPIC_ROUND_DIGESTS, v.casino_id.encode(), digest_of(v).to_json()))
+            b.res.digests += 1
         if alerts:
             trigger = str(event.event_id)
             for a in alerts:

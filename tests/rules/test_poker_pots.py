@@ -68,6 +68,18 @@ def test_a_split_pot_gives_the_odd_chip_to_the_last_bettor_ix_24():
         split_pot(D("1"), [])
 
 
+def test_the_odd_chips_of_two_pots_go_to_two_players_ix_24():
+    """A hand of the simulator: C made the last bet and lost; A (seat 1) and B (seat 3) tie in the
+    main pot, 88.63 after the rake, and in a side pot of 367.65. Main pot: the odd cent in seat order,
+    44.32 to A and 44.31 to B. Side pot: A already had an odd chip of this hand, so this one is B's:
+    183.83 to B, 183.82 to A (004 L4655-L4659: «un mismo jugador no podrá recibir más de una ficha
+    sobrante», read across the pots of the hand: the ruleset's ambiguity «Odd chips of several pots»)."""
+    assert split_pot(D("88.63"), ["A", "B"], last_bettor="C") == {"A": D("44.32"), "B": D("44.31")}
+    assert split_pot(D("367.65"), ["A", "B"], last_bettor="C", had_odd={"A"}) == {"A": D("183.82"), "B": D("183.83")}
+    # the last bettor who had one already comes after the others too
+    assert split_pot(D("0.05"), ["A", "B"], last_bettor="B", had_odd={"B"}) == {"A": D("0.03"), "B": D("0.02")}
+
+
 def test_bad_contributions_are_refused():
     """Including a player who is still in, not all-in, and put in less than the others: the betting
     is not over (004 L4541-L4545, IX.8)."""

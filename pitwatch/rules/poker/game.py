@@ -80,6 +80,8 @@ class PokerRound(GameRound):
         self.blind_actions: list[tuple[str, str]] = []
         """``(player, small_blind | big_blind)`` in the order posted."""
         self.antes = ZERO
+        self.forced: dict[str, Decimal] = {}
+        """Antes and blinds per player (the part of what he put in that no decision of his put)."""
         self.folded: set[str] = set()
         self.mucked: set[str] = set()
         self.shown: dict[str, list[str]] = {}
@@ -131,6 +133,7 @@ class PokerRound(GameRound):
                                         "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
             if event.action in ("ante", "small_blind", "big_blind"):
                 self.put[event.player_id] += event.amount
+                self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + event.amount
                 return self._forced(event, eid)
             return self._act(event, eid)
         if t == "card_dealt":
@@ -345,9 +348,13 @@ class PokerRound(GameRound):
             why[pots.returned_to] = "side_pots"
         live = [p for p in self.seats if p not in self.folded]
         rakes = self._rakes(pots)
+        had_odd: set[str] = set()  # one odd chip per player in the hand (IX.24, pots.split_pot)
         for pot, taken in zip(pots.pots, rakes):
             won, key = self._winners(pot, live)
-            for p, amount in split_pot(pot.amount - taken, won, self.last_bettor).items():
+            shares = split_pot(pot.amount - taken, won, self.last_bettor, had_odd=had_odd)
+            low = min(shares.values())
+            had_odd.update(p for p, amount in shares.items() if amount > low)
+            for p, amount in shares.items():
                 due[p] += amount
                 why[p] = "split_pot" if len(won) > 1 else key
         return due, why, sum(rakes, ZERO)
@@ -362,11 +369,12 @@ class PokerRound(GameRound):
             back = due.get(p, ZERO)
             if stake == 0 and back == 0:
                 continue
-            outcome = "win" if back > stake else "push" if back == stake and stake > 0 else "lose"
+            outcome = ("win" if back > stake else "push" if back == stake and stake > 0
+                       else "fold" if p in self.folded else "lose")
             out.append(ExpectedSettlement(
                 bet_id_of(self.round_id, p), p, SPOT, stake, outcome, back, ZERO,
                 self._cite(why.get(p, "fold" if p in self.folded else "showdown")),
-                f"{p} put in {stake}, is due {back}"))
+                f"{p} put in {stake}, is due {back}", forced=self.forced.get(p, ZERO)))
         return out
 
     def check(self) -> list[Violation]:

@@ -19,14 +19,17 @@ the construction used is the standard one, named here (the game's ruleset will r
 - **Split** (:func:`split_pot`). Equal hands share the pot after the deductions; a chip left over
   from the division goes to the player who made the last bet («el último envite»), and nobody gets
   more than one such chip (004 L4651-L4657, IX.24): the remainder is dealt one smallest chip at a
-  time, starting with the last bettor if he is among the winners, then in the order given.
+  time, starting with the last bettor if he is among the winners, then in the order given. Within
+  one division nobody can get two chips anyway (fewer chips are left than winners), so the last
+  sentence is read across the pots of a hand: a winner who had an odd chip from an earlier pot of
+  the hand comes after those who had none (the ruleset's ambiguity «Odd chips of several pots»).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 CENT = Decimal("0.01")
 
@@ -117,18 +120,21 @@ def rake(pots: Pots, rate: Decimal) -> Decimal:
     return (pots.total * rate).quantize(CENT, rounding=ROUND_DOWN)
 
 
-def split_pot(amount: Decimal, winners: Sequence[str], last_bettor: str = "", chip: Decimal = CENT) -> dict[str, Decimal]:
+def split_pot(amount: Decimal, winners: Sequence[str], last_bettor: str = "", chip: Decimal = CENT,
+              had_odd: Collection[str] = ()) -> dict[str, Decimal]:
     """``amount`` shared by equal ``winners`` (in seat order): equal parts in whole ``chip``s, the
-    chips left over one each, first to ``last_bettor`` if he is a winner, then in order (004
-    L4651-L4657, IX.24). Raises :class:`PotError` without winners, for a winner named twice, or an
-    amount that is not a whole number of chips."""
+    chips left over one each, first to ``last_bettor`` if he is a winner, then in order, the winners
+    in ``had_odd`` (an odd chip of an earlier pot of the hand) last (004 L4651-L4657, IX.24; module
+    docstring). Raises :class:`PotError` without winners, for a winner named twice, or an amount that
+    is not a whole number of chips."""
     if not winners or len(set(winners)) != len(winners):
         raise PotError("a pot is split between distinct winners, at least one")
     chips, rest = divmod(amount, chip)
     if rest:
         raise PotError(f"{amount} is not a whole number of {chip} chips")
     each, odd = divmod(int(chips), len(winners))
-    order = ([last_bettor] if last_bettor in winners else []) + [w for w in winners if w != last_bettor]
+    first = ([last_bettor] if last_bettor in winners else []) + [w for w in winners if w != last_bettor]
+    order = [w for w in first if w not in had_odd] + [w for w in first if w in had_odd]
     return {w: chip * (each + (1 if order.index(w) < odd else 0)) for w in winners}
 
 
