@@ -47,7 +47,7 @@ def _detect(lines: Any) -> tuple[ChipDumpingDetector, list[tuple[int, tuple[str,
     det, alerts, hands = ChipDumpingDetector(), [], 0
     for item in replay_lines(lines, detectors=False):
         if item.verdict is not None and item.verdict.game == "poker":
-            alerts += [(hands, (a.player_id, a.evidence[0].removeprefix("gainer:")))
+            alerts += [(hands, (a.parties[0].partition(":")[2], a.parties[1].partition(":")[2]))
                        for a in det.observe(digest_of(item.verdict))]
             hands += 1
     return det, alerts, hands

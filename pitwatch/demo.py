@@ -58,9 +58,8 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
         rejected = q("SELECT count() FROM pitwatch.rejected FINAL")[0][0]
         by_kind = q("SELECT kind, count() AS n FROM pitwatch.alerts FINAL GROUP BY kind ORDER BY n DESC, kind")
         alerts = [
-            {"table_id": t, "round_id": r, "kind": k, "dealer_id": d, "player_id": p, "evidence": list(e)}
-            for t, r, k, d, p, e in q("SELECT table_id, round_id, kind, dealer_id, player_id, evidence "
-                                      "FROM pitwatch.alerts FINAL")
+            {"table_id": t, "round_id": r, "kind": k, "parties": list(parties)}
+            for t, r, k, parties in q("SELECT table_id, round_id, kind, parties FROM pitwatch.alerts FINAL")
         ]
         money = q(
             "SELECT toString(sum(handle)), toString(sum(drop)), toString(sum(win)), "

@@ -99,8 +99,9 @@ def _table(hands: int, seed: int, *, ring: bool = False, styles: bool = False) -
 def test_a_ring_is_found_and_nobody_else():
     """P2 folds a third of the hands to P3 on purpose: only (P2 -> P3) is alerted, once, naming both."""
     _, alerts = _table(3000, 1, ring=True)
-    assert [(a.kind, a.player_id, a.evidence[0]) for a in alerts] == [(KIND, "P2", "gainer:P3")]
-    assert alerts[0].amount > 0 and "P3" in alerts[0].message
+    assert [(a.kind, a.player_id, a.parties) for a in alerts] == [(KIND, "P2", ("player:P2", "player:P3"))]
+    assert alerts[0].amount > 0 and "P3" in alerts[0].message and alerts[0].score > 7
+    assert all(e.startswith("PK-1/H") for e in alerts[0].evidence)
 
 
 def test_a_timid_player_folding_to_an_aggressive_one_is_not_a_ring():
@@ -143,4 +144,4 @@ def test_the_simulated_ring_is_found_and_no_honest_pair():
     events, labels = simulate([spec], 60, 4, fault_rates={"chip_dumping": 0.5})
     alerts = [a for item in replay_lines(json.dumps(e) for e in events) for a in item.alerts if a.kind == KIND]
     dumper, gainer = ring_of(spec.table_id)
-    assert labels and [(a.player_id, a.evidence[0]) for a in alerts] == [(dumper, f"gainer:{gainer}")]
+    assert labels and [a.parties for a in alerts] == [(f"player:{dumper}", f"player:{gainer}")]

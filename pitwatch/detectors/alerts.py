@@ -68,8 +68,12 @@ def settlement_id(table_id: str, round_id: str, bet_id: str) -> str:
 @dataclass(frozen=True)
 class Alert:
     """One alert. ``amount`` is the euros at stake (signed for payout discrepancies:
-    positive = the player was over-paid); ``evidence`` the event ids behind it;
-    ``detected_at`` the UTC time of the event that revealed it."""
+    positive = the player was over-paid); ``evidence`` the event ids behind it (a cross-round
+    detector's: the rounds, ``table/round``); ``detected_at`` the UTC time of the event that
+    revealed it. A cross-round detector's alert names every party in ``parties``
+    (``"role:id"``, e.g. ``("dealer:D-1", "player:P-7")`` or the two players of a ring, in the
+    detector's order) and gives its ``score`` (-log10 of its p-value); a round's alert has no
+    ``parties`` (its ``player_id`` and ``dealer_id`` say who) and a score of 0."""
 
     alert_id: str
     kind: str
@@ -89,6 +93,8 @@ class Alert:
     ruleset_id: str = ""
     ruleset_hash: str = ""
     """The ruleset version in force at the table when the alert was raised ('' if none)."""
+    parties: tuple[str, ...] = field(default=())
+    score: float = 0.0
 
     def to_row(self) -> dict[str, Any]:
         """Warehouse row of the ``alerts`` table."""
@@ -99,7 +105,7 @@ class Alert:
             "dealer_id": self.dealer_id,
             "amount": self.amount if self.amount is not None else Decimal("0.00"),
             "message": self.message, "citation": self.citation,
-            "evidence": list(self.evidence),
+            "evidence": list(self.evidence), "parties": list(self.parties), "score": self.score,
             "ruleset_id": self.ruleset_id, "ruleset_hash": self.ruleset_hash,
             "detected_at": self.detected_at.replace(microsecond=0),
             "detected_ms": self.detected_at.microsecond // 1000,

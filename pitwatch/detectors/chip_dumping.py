@@ -37,8 +37,9 @@ together cannot be told apart from a timid and an aggressive player). The prohib
 the game are their most common form.
 
 **Emits** one alert per ordered pair (kind ``chip_dumping``, stable id from the pair), naming the
-folder as ``player_id`` and the gainer in the message and first in the evidence (``gainer:<id>``),
-then the hands; ``amount`` is the euros passed by those folds; the score is -log10 of the p-value.
+folder as ``player_id`` and both players in ``parties`` (``player:<folder>``, ``player:<gainer>``),
+the hands as evidence; ``amount`` is the euros passed by those folds; the score is -log10 of the
+p-value.
 Pure: no I/O, no clock. The thresholds' figures (false alarms on honest and real play, recall on
 injected rings) are in DETECTION.md.
 """
@@ -214,8 +215,9 @@ class ChipDumpingDetector:
             message=(f"player {folder} folded to player {gainer} in {folds} of their {contests} contests "
                      f"({pair.euros} EUR passed), where their contests with others give {rate:.0%}: z = {z:.1f}, "
                      f"P = {p:.1e}, score {-math.log10(max(p, 1e-300)):.1f}"),
-            citation=CITATION, detected_at=digest.ended_at, evidence=(f"gainer:{gainer}", *pair.evidence),
-            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash)
+            citation=CITATION, detected_at=digest.ended_at, evidence=tuple(pair.evidence),
+            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash,
+            parties=(f"player:{folder}", f"player:{gainer}"), score=round(-math.log10(max(p, 1e-300)), 2))
 
     def to_state(self) -> dict[str, Any]:
         """The state as versioned JSON (never pickled)."""

@@ -26,8 +26,8 @@ L203-L209); a concentration of a dealer's errors on one player is what the surve
 looks for.
 
 **Emits** one alert per pair (kind ``dealer_player_collusion``, stable id from the pair), with
-both parties (``dealer_id`` and ``player_id``), the evidence, the over-paid euros and the score
-(-log10 of the p-value) in the message. Pure: no I/O, no clock.
+both parties (``dealer_id`` and ``player_id``, and ``parties``), the evidence, the over-paid euros
+and the score (-log10 of the p-value, also in the message). Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -161,7 +161,8 @@ class PairDetector:
             message=(f"dealer {dealer} favoured player {player} on {favours} of {bets} bets (over-paid or let bet "
                      f"late), where their other pairs show {rate:.2%}: P = {p:.1e}, score {score:.1f}"),
             citation=CITATION, detected_at=digest.ended_at, evidence=tuple(pair.evidence),
-            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash)
+            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash,
+            parties=(f"dealer:{dealer}", f"player:{player}"), score=round(score, 2))
 
     def to_state(self) -> dict[str, Any]:
         """The state as versioned JSON (never pickled): counts, evidence and the alerted pairs."""

@@ -109,7 +109,9 @@ class SettlementRecord(_Record):
 class ViolationRecord(_Record):
     """An alert. ``violation_kind`` is the alert kind (``payout_discrepancy``,
     ``sequence_gap``...); ``amount`` the euros at stake (signed for payout discrepancies);
-    ``evidence`` the event ids behind it; ``line`` the input line that revealed it."""
+    ``evidence`` the event ids behind it (a collusion detector's: its rounds); ``parties`` every
+    party a collusion detector's alert names (``role:id``) and ``score`` its -log10 p-value (empty
+    and 0 for a round's alert); ``line`` the input line that revealed it."""
 
     kind: Literal["violation"]
     alert_id: str
@@ -124,6 +126,8 @@ class ViolationRecord(_Record):
     message: str
     citation: str
     evidence: list[str]
+    parties: list[str]
+    score: float
     detected_at: UtcTime
     line: Line | None
 
@@ -210,8 +214,8 @@ def violation_record(a: Alert, line: int | None) -> ViolationRecord:
         kind="violation", alert_id=a.alert_id, violation_kind=a.kind, severity=a.severity,
         table_id=a.table_id, round_id=_or_none(a.round_id), bet_id=_or_none(a.bet_id),
         player_id=_or_none(a.player_id), dealer_id=_or_none(a.dealer_id), amount=money_json(a.amount),
-        message=a.message, citation=a.citation, evidence=list(a.evidence),
-        detected_at=time_json(a.detected_at), line=line)
+        message=a.message, citation=a.citation, evidence=list(a.evidence), parties=list(a.parties),
+        score=a.score, detected_at=time_json(a.detected_at), line=line)
 
 
 def item_records(item: ReplayItem) -> list[_Record]:

@@ -512,13 +512,11 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
 def score_rings(labels: list[dict], alerts: list[dict]) -> list[dict[str, Any]]:
     """One row per injected ring (a table with labels of a :data:`RING_FAULTS` kind): ``table_id``,
     ``kind``, ``parties`` (:func:`ring_parties`), ``rounds`` labelled, ``found`` (an alert of the
-    ring's detector names both parties: ``dealer_id`` and ``player_id``, or for chip dumping the
-    folder as ``player_id`` and ``gainer:<id>`` first in the ``evidence``), and ``false``: the
+    ring's detector names both parties, in its ``parties``: ``role:id``), and ``false``: the
     detectors' alerts on any other pair (the same list on every row)."""
     def pair(a: dict) -> tuple[str, str]:
-        if a["kind"] == RING_FAULTS["chip_dumping"]:
-            return a["player_id"], str((a.get("evidence") or [""])[0]).removeprefix("gainer:")
-        return a["dealer_id"], a["player_id"]
+        first, second = (str(x).partition(":")[2] for x in a["parties"])
+        return first, second
 
     found = {(a["kind"], pair(a)) for a in alerts if a["kind"] in RING_FAULTS.values()}
     rings: dict[tuple[str, str], int] = {}

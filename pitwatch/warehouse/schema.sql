@@ -100,7 +100,9 @@ CREATE TABLE IF NOT EXISTS pitwatch.alerts
     ruleset_id   String,
     ruleset_hash String,
     detected_at  DateTime('UTC'),
-    detected_ms  UInt16
+    detected_ms  UInt16,
+    parties      Array(String),
+    score        Float64
 )
 ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(detected_at)

@@ -41,7 +41,11 @@ def test_the_rings_are_alerted_by_the_watch_stage_as_by_the_offline_replay(ring_
         snap = snapshot(wh)
         rings = sorted(tuple(r) for r in wh.query(
             f"SELECT dealer_id, player_id, table_id FROM pitwatch.alerts FINAL WHERE kind = '{COLLUSION}'"))
+        named = wh.query(f"SELECT parties, score FROM pitwatch.alerts FINAL WHERE kind = '{COLLUSION}' ORDER BY dealer_id")
     finally:
         wh.close()
     assert_matches_oracle(snap, oracle)
     assert [(d, p) for d, p, _ in rings] == [(f"D-{t}-01", f"P-{t}-001") for _, _, t in rings]
+    # both parties named, with the detector's score (-log10 of its p-value, below 1e-6)
+    assert [list(parties) for parties, _ in named] == [[f"dealer:{d}", f"player:{p}"] for d, p, _ in rings]
+    assert all(score > 6 for _, score in named)

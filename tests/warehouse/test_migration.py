@@ -39,6 +39,8 @@ MIGRATION_FROM_2021DA7 = [
     ("add_column", "settlements", "theoretical_variance Decimal(18, 4)"),
     ("add_column", "settlements", "gaming_day Date"),
     ("backfill_column", "settlements", None),
+    ("add_column", "alerts", "parties Array(String)"),
+    ("add_column", "alerts", "score Float64"),
     ("create_table", "skipped", None),
     ("create_table", "movements", None),
     ("create_table", "alert_actions", None),
@@ -253,7 +255,7 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[10:-1]]
+    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[12:-1]]
     assert _hourly(warehouse) == expected
     assert warehouse.ensure_schema() == []
 
