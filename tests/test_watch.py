@@ -66,6 +66,23 @@ def test_a_poker_digest_keeps_the_forced_bets_and_the_folds():
         ("A", D("12.00"), D("1.00"), "fold"), ("B", D("12.00"), D("2.00"), "win")]
 
 
+def test_a_poker_digest_keeps_the_decisions_and_a_version_1_digest_is_read_with_none():
+    """The decisions of a hand (interval, player, action) survive the JSON in order (what the soft-play
+    and whipsaw detectors read); a digest written before they were carried (version 1) is upcast with
+    no decisions, not refused."""
+    sb = ExpectedSettlement("H1:A", "A", "pot", D("1.00"), "fold", D(0), forced=D("1.00"))
+    taken = ((0, "A", "small_blind", False), (0, "B", "big_blind", False), (0, "A", "fold", True))
+    v = RoundVerdict("CAS", "PK-1", "poker", "poker.andalucia", "H1", "D1", T, T, "", (BetCheck(sb, None, D(0)),), (),
+                     decisions=taken)
+    raw = digest_of(v).to_json()
+    assert RoundDigest.from_json(raw).decisions == taken
+    old = json.loads(raw)
+    old["v"] = 1
+    del old["decisions"]
+    back = RoundDigest.from_json(json.dumps(old))
+    assert back.decisions == () and back.bets == digest_of(v).bets
+
+
 def _ring_evening(rounds: int = 900) -> list[RoundDigest]:
     """Dealers D1..D3 deal ``rounds`` rounds each to P1..P4 at two tables (one bet each a round),
     over-paying one bet in 60 whoever the player; D2 also over-pays P3 on one round in ten."""

@@ -37,6 +37,8 @@ SEVERITY: dict[str, str] = {
     ViolationKind.RAKE_DISCREPANCY: "high",
     ViolationKind.PROHIBITED_PLAY: "high",
     ViolationKind.CHIP_DUMPING: "high",
+    ViolationKind.SOFT_PLAY: "high",
+    ViolationKind.WHIPSAW: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

@@ -53,6 +53,7 @@ from typing import Any, ClassVar, Mapping
 
 from pitwatch.detectors.alerts import SEVERITY, Alert, stable_id
 from pitwatch.detectors.digest import RoundDigest
+from pitwatch.detectors.pair_rates import log5_z, upper_tail
 from pitwatch.rules.base import ViolationKind
 
 KIND = ViolationKind.CHIP_DUMPING
@@ -107,10 +108,6 @@ def fold_flows(digest: RoundDigest) -> list[tuple[str, str, Decimal]]:
 def _add(record: list[int], folds: int, contests: int) -> None:
     record[0] += folds
     record[1] += contests
-
-
-def _logit(p: float) -> float:
-    return math.log(p / (1 - p))
 
 
 class ChipDumpingDetector:
@@ -188,14 +185,16 @@ class ChipDumpingDetector:
         contests = folds + won
         a_folds, a_contests = self.baseline(folder, gainer)
         b_folds, b_contests = self.baseline(gainer, folder)
-        lose = (a_folds + 1) / (a_contests + 2)  # floats: the baselines are estimates
-        win = (b_contests - b_folds + 1) / (b_contests + 2)
-        rate = lose * win / (lose * win + (1 - lose) * (1 - win))
-        seen = (folds + 0.5) / (contests + 1)
-        var = (1 / ((contests + 1) * seen * (1 - seen)) + 1 / ((a_contests + 2) * lose * (1 - lose))
-               + 1 / ((b_contests + 2) * win * (1 - win)))
-        z = (_logit(seen) - _logit(rate)) / math.sqrt(var)
-        return folds, contests, rate, z, 0.5 * math.erfc(z / math.sqrt(2))
+        rate, z = log5_z(folds, contests, a_folds, a_contests, b_contests - b_folds, b_contests)
+        return folds, contests, rate, z, upper_tail(z)
+
+    def ranked(self) -> list[tuple[tuple[str, str], float]]:
+        """Every ordered pair (folder, gainer) with the baselines an alert needs
+        (:attr:`DumpThresholds.min_baseline` contests each), with its ``z``: what a surveillance
+        room would rank, and the benchmark scores (precision at k, ROC)."""
+        floor = self.thresholds.min_baseline
+        return [((f, g), self.score(f, g)[3]) for f, g in sorted(self.pairs)
+                if min(self.baseline(f, g)[1], self.baseline(g, f)[1]) >= floor]
 
     def _check(self, key: tuple[str, str], digest: RoundDigest) -> Alert | None:
         if key in self.alerted:

@@ -15,9 +15,14 @@ digest keeps only what the detectors use, each bet as:
 - ``outcome``: the regulation's outcome of the bet (``win``, ``lose``, ...; at poker ``fold`` for a
   player who folded and lost what he put in).
 
+and the players' decisions in order (``decisions``: ``(interval, player_id, action, open)``, at
+poker every ``poker_action`` of the hand, ``open`` whether he could have bet or raised instead,
+:attr:`pitwatch.rules.base.RoundVerdict.decisions`).
+
 Its JSON form (:meth:`RoundDigest.to_json`) is versioned (``"v"``); money is written as decimal
-strings, times as UTC ISO 8601. :meth:`RoundDigest.from_json` raises ``ValueError`` for bytes that
-are not a digest of this version.
+strings, times as UTC ISO 8601. :meth:`RoundDigest.from_json` reads this version and upcasts the
+older one (version 1, written before digests carried the decisions: read with none);
+it raises ``ValueError`` for bytes that are not a digest of a known version.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from typing import Any
 
 from pitwatch.rules.base import RoundVerdict, ViolationKind
 
-DIGEST_VERSION = 1
+DIGEST_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Digest versions :meth:`RoundDigest.from_json` reads (1 is upcast: no decisions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,7 @@ class RoundDigest:
     ruleset_id: str
     ruleset_hash: str
     bets: tuple[DigestBet, ...]
+    decisions: tuple[tuple[int, str, str, bool], ...] = ()
 
     def to_json(self) -> bytes:
         """The versioned JSON bytes of the digest (compact, keys in a fixed order)."""
@@ -70,6 +78,7 @@ class RoundDigest:
             "ruleset_id": self.ruleset_id, "ruleset_hash": self.ruleset_hash,
             "bets": [[b.bet_id, b.player_id, str(b.stake), str(b.returned), str(b.discrepancy), int(b.late),
                       str(b.forced), b.outcome] for b in self.bets],
+            "decisions": [[i, p, a, int(o)] for i, p, a, o in self.decisions],
         }, separators=(",", ":")).encode()
 
     @classmethod
@@ -77,14 +86,16 @@ class RoundDigest:
         """Inverse of :meth:`to_json`. Raises ``ValueError`` saying why ``raw`` is not a digest."""
         try:
             d = json.loads(raw)
-            if not isinstance(d, dict) or d.get("v") != DIGEST_VERSION:
+            if not isinstance(d, dict) or d.get("v") not in READABLE_VERSIONS:
                 got = d.get("v") if isinstance(d, dict) else type(d).__name__
-                raise ValueError(f"not a round digest of version {DIGEST_VERSION} (version {got!r})")
+                raise ValueError(f"not a round digest of a version this release reads {READABLE_VERSIONS} "
+                                 f"(version {got!r})")
             bets = tuple(DigestBet(str(b), str(p), Decimal(s), Decimal(r), Decimal(x), bool(late), Decimal(f), str(o))
                          for b, p, s, r, x, late, f, o in d["bets"])
             return cls(str(d["casino_id"]), str(d["table_id"]), str(d["game"]), str(d["round_id"]),
                        str(d["dealer_id"]), datetime.fromisoformat(str(d["ended_at"]).replace("Z", "+00:00")),
-                       str(d["ruleset_id"]), str(d["ruleset_hash"]), bets)
+                       str(d["ruleset_id"]), str(d["ruleset_hash"]), bets,
+                       tuple((int(i), str(p), str(a), bool(o)) for i, p, a, o in d.get("decisions", ())))
         except ValueError:
             raise
         except (KeyError, TypeError, InvalidOperation) as exc:
@@ -106,7 +117,7 @@ def digest_of(verdict: RoundVerdict) -> RoundDigest:
                               e.outcome))
     ended: Any = verdict.ended_at
     return RoundDigest(verdict.casino_id, verdict.table_id, verdict.game, verdict.round_id, verdict.dealer_id or "",
-                       ended, verdict.ruleset_id, verdict.ruleset_hash, tuple(bets))
+                       ended, verdict.ruleset_id, verdict.ruleset_hash, tuple(bets), verdict.decisions)
 
 
-__all__ = ["DIGEST_VERSION", "DigestBet", "RoundDigest", "digest_of"]
+__all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "digest_of"]

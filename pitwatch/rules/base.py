@@ -220,13 +220,15 @@ class ViolationKind:
     RAKE_DISCREPANCY = "rake_discrepancy"
     PROHIBITED_PLAY = "prohibited_play"
     CHIP_DUMPING = "chip_dumping"
+    SOFT_PLAY = "soft_play"
+    WHIPSAW = "whipsaw"
 
     ALL: ClassVar[tuple[str, ...]] = (
         PAYOUT_DISCREPANCY, UNKNOWN_BET_SETTLED, BET_BELOW_MINIMUM, BET_ABOVE_MAXIMUM,
         INVALID_BET, PAST_POSTING, DEALER_MISDRAW, ILLEGAL_DECISION, SPIN_DIRECTION,
         PROCEDURE, SEQUENCE_GAP, DUPLICATE_EVENT, REJECTED_EVENT, TABLE_QUARANTINED,
         QUARANTINE_RELEASED, FLOAT_DISCREPANCY, DEALER_PLAYER_COLLUSION, RAKE_DISCREPANCY, PROHIBITED_PLAY,
-        CHIP_DUMPING,
+        CHIP_DUMPING, SOFT_PLAY, WHIPSAW,
     )
 
 
@@ -347,6 +349,11 @@ class RoundVerdict:
     figures: tuple[Any, ...] = field(default=(), repr=False)
     """The accounting figures of each check, in order
     (:class:`pitwatch.rules.accounting.BetFigures`)."""
+    decisions: tuple[tuple[int, str, str, bool], ...] = field(default=(), repr=False)
+    """The players' decisions in the order taken, ``(interval, player_id, action, open)`` (``open``:
+    he could have bet or raised instead)
+    (:meth:`pitwatch.rules.game.GameRound.actions_taken`; at poker every ``poker_action``, forced bets
+    included, the interval counted from 0; empty for the house-banked games)."""
 
 
 def limit_violations(

@@ -284,7 +284,7 @@ class TableEngine:
             round_id=g.round_id, dealer_id=self.ctx.dealer_id,
             started_at=rnd.started_at, ended_at=event.occurred_at, outcome=outcome,
             checks=tuple(checks), violations=tuple(violations), event_ids=tuple(rnd.events),
-            figures=figures,
+            figures=figures, decisions=g.actions_taken(),
         )
 
     # ------------------------------------------------------------------ fold

@@ -185,6 +185,13 @@ class GameRound:
         """A short human description of the round's result (e.g. ``"17 black"``)."""
         return ""
 
+    def actions_taken(self) -> tuple[tuple[int, str, str, bool], ...]:
+        """The players' decisions of the round in the order taken, ``(interval, player_id,
+        action, open)`` (``open``: he could have bet or raised instead), for the cross-round
+        detectors (:attr:`pitwatch.rules.base.RoundVerdict.decisions`).
+        Empty unless the game records them (poker does)."""
+        return ()
+
     def on_movement(self, event: Any) -> list[Violation]:
         """A chip or cash movement (``chips_bought``, ``chips_cashed``...) while this round is open;
         the violations it reveals (poker: chips added to a stack once the hand has begun)."""

@@ -23,6 +23,8 @@ fault                   what happens                               where
 ``chips_missing``       the closing count is short (per session)   framework (cage)
 ``dealer_collusion``    the ring's dealer over-pays his partner    framework
 ``chip_dumping``        a player loses on purpose to his partner   poker module
+``soft_play``           two partners never bet into each other     poker module
+``whipsaw``             two partners re-raise around a third       poker module
 ======================  =========================================  ======================
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
@@ -58,6 +60,7 @@ from pitwatch.sim.payouts import Payment
 FAULT_KINDS = (
     "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
     "illegal_decision", "dropped_event", "duplicated_event", "chips_missing", "dealer_collusion", "chip_dumping",
+    "soft_play", "whipsaw",
 )
 
 DEALER_ROSTER = 3
@@ -75,6 +78,8 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "chips_missing": frozenset({"float_discrepancy"}),
     "dealer_collusion": frozenset({"payout_discrepancy"}),
     "chip_dumping": frozenset({"chip_dumping"}),
+    "soft_play": frozenset({"soft_play"}),
+    "whipsaw": frozenset({"whipsaw"}),
 }
 """The alert kinds that count as catching each fault kind."""
 HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
@@ -82,21 +87,27 @@ HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
 ``bet_placed`` was dropped (a ``dropped_event`` label on the same bet): the engine cannot know what
 was due on a bet it never saw, and flags its settlement as unknown instead (:func:`score`)."""
 
-RING_FAULTS: dict[str, str] = {"dealer_collusion": "dealer_player_collusion", "chip_dumping": "chip_dumping"}
+RING_FAULTS: dict[str, str] = {"dealer_collusion": "dealer_player_collusion", "chip_dumping": "chip_dumping",
+                               "soft_play": "soft_play", "whipsaw": "whipsaw"}
 """Faults played by a ring (two parties, over many rounds) -> the cross-round detector's alert kind
-that finds the ring (:func:`score_rings`). A ``chip_dumping`` hand shows nothing by itself, so its
-labels are scored as a ring only; a ``dealer_collusion`` over-payment is also a payout discrepancy
-of its round."""
-RING_ONLY = frozenset({"chip_dumping"})
+that finds the ring (:func:`score_rings`). A ``chip_dumping``, ``soft_play`` or ``whipsaw`` hand
+shows nothing by itself, so their labels are scored as a ring only; a ``dealer_collusion``
+over-payment is also a payout discrepancy of its round."""
+RING_ONLY = frozenset({"chip_dumping", "soft_play", "whipsaw"})
+POKER_RINGS = ("chip_dumping", "soft_play", "whipsaw")
+"""The rings played at a poker table by two of its players (:mod:`pitwatch.sim.poker`)."""
 """Fault kinds scored as rings only, not round by round (:func:`score`)."""
 
 
 def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
     """The two parties of a table's ring: ``dealer_collusion``: the table's first dealer and first
-    player; ``chip_dumping`` (a poker table): the dumper and the gainer, its second and third
-    players. Raises ``KeyError`` for a kind not in :data:`RING_FAULTS`."""
+    player; at a poker table, ``chip_dumping``: the dumper and the gainer, its second and third
+    players; ``soft_play``: its fourth and fifth; ``whipsaw``: its sixth and seventh. Raises
+    ``KeyError`` for a kind not in :data:`RING_FAULTS`."""
     parties = {"dealer_collusion": (f"D-{table_id}-01", f"P-{table_id}-001"),
-               "chip_dumping": (f"P-{table_id}-002", f"P-{table_id}-003")}
+               "chip_dumping": (f"P-{table_id}-002", f"P-{table_id}-003"),
+               "soft_play": (f"P-{table_id}-004", f"P-{table_id}-005"),
+               "whipsaw": (f"P-{table_id}-006", f"P-{table_id}-007")}
     return parties[kind]
 
 DEFAULT_FAULT_RATES: dict[str, float] = {
@@ -265,12 +276,13 @@ class _TableRunner:
         self.partner_bets: set[str] = set()
         """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
         self.stay: set[str] = set()
-        """Players who never leave: the rings' (``dealer_collusion``: the partner; ``chip_dumping`` at
-        a poker table: the dumper and the gainer; :func:`ring_parties`)."""
+        """Players who never leave: the rings' (``dealer_collusion``: the partner; at a poker table
+        both players of each ring of :data:`POKER_RINGS`; :func:`ring_parties`)."""
         if rates.get("dealer_collusion"):
             self.stay.add(self.ring[1])
-        if rates.get("chip_dumping") and spec.game == "poker":
-            self.stay |= set(ring_parties("chip_dumping", spec.table_id))
+        for kind in POKER_RINGS:
+            if rates.get(kind) and spec.game == "poker":
+                self.stay |= set(ring_parties(kind, spec.table_id))
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,

@@ -17,9 +17,13 @@ bet), bets of half to a whole pot, raises to two to three times the highest bet 
 
 Faults (each labelled): ``wrong_payout`` (one award off by a few minimums), ``illegal_decision`` (a
 raise to less than double the highest bet, which pokerkit allows), ``dealer_collusion`` (the ring's
-dealer pays his partner a few minimums more than the hand gives him, win or lose), ``chip_dumping``
-(on a share of the hands both play, the table's second player feeds its third: the dumper bets the
-pot, the gainer raises him and the dumper folds, :func:`ring_of`).
+dealer pays his partner a few minimums more than the hand gives him, win or lose), and the rings of
+two players (:data:`pitwatch.sim.base.POKER_RINGS`, :func:`pitwatch.sim.base.ring_parties`), each on
+the given share of the hands both are dealt in: ``chip_dumping`` (the table's second player feeds its
+third: the dumper bets the pot, the gainer raises him and the dumper folds, :func:`ring_of`);
+``soft_play`` (its fourth and fifth: left heads-up together they only check and call);
+``whipsaw`` (its sixth and seventh: with a third player in, each re-raises the other's bet or raise,
+to double it, while the raise costs at most a quarter of what he has behind).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 from pokerkit import Automation, Deck, Mode, NoLimitTexasHoldem
 
 from pitwatch.schemas.pokerkit_hand import cents_divmod, dec, hand_events
-from pitwatch.sim.base import ring_parties
+from pitwatch.sim.base import POKER_RINGS, ring_parties
 from pitwatch.sim.payouts import Payment
 
 CENT = Decimal("0.01")
@@ -102,8 +106,50 @@ def _may_raise(state: Any) -> bool:
     return state.actor_index not in acted
 
 
-def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, str]) -> bool:
-    """The ring's play when both are in the hand, where it departs from honest play: the dumper bets
+def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, str, str]) -> bool:
+    """The ring's play (``(kind, first, second)``) where it departs from honest play; returns whether
+    the actor was one of them and acted here (else the honest policy acts)."""
+    kind, a, b = ring
+    if kind == "soft_play":
+        return _soft_play(state, ids, (a, b))
+    if kind == "whipsaw":
+        return _whipsaw(state, ids, (a, b))
+    return _dump(state, ids, (a, b))
+
+
+def _soft_play(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
+    """Left heads-up together, the partners check or call, never bet, raise or fold."""
+    actor = ids[state.actor_index]
+    live = {ids[i] for i, s in enumerate(state.statuses) if s}
+    if actor not in ring or live != set(ring):
+        return False
+    state.check_or_call()
+    return True
+
+
+def _whipsaw(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
+    """With a third player in, a partner facing the other's bet or raise re-raises it to double,
+    while that costs at most a quarter of what he has behind."""
+    actor = ids[state.actor_index]
+    live = {ids[i] for i, s in enumerate(state.statuses) if s}
+    if actor not in ring or not set(ring) < live:
+        return False
+    raises = [op for op in _street_ops(state) if type(op).__name__ == "CompletionBettingOrRaisingTo"]
+    partner = ring[1] if actor == ring[0] else ring[0]
+    if not raises or ids[raises[-1].player_index] != partner:
+        return False
+    if not (state.can_complete_bet_or_raise_to() and _may_raise(state)):
+        return False
+    to = max(dec(state.min_completion_betting_or_raising_to_amount), 2 * dec(max(state.bets)))
+    cost = to - dec(state.bets[state.actor_index])
+    if cost > dec(state.stacks[state.actor_index]) / 4:
+        return False
+    state.complete_bet_or_raise_to(to)
+    return True
+
+
+def _dump(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
+    """The chip-dumping ring's play when both are in the hand, where it departs from honest play: the dumper bets
     the pot when nobody has bet on this street (the blinds aside) and folds when the gainer raises
     him; the gainer raises the dumper's bets (to at least double) and does not fold while the dumper
     is in (he checks or calls instead). Otherwise both play honestly. Returns whether the actor was
@@ -134,10 +180,10 @@ def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, str]) 
 
 
 def _decide(state: Any, table: Any, faults: Any, round_id: str, ids: list[str],
-            ring: tuple[str, str] | None = None) -> None:
+            rings: tuple[tuple[str, str, str], ...] = ()) -> None:
     """One action of the player to act (honest random play; a short raise when the fault hits; the
     ring's play when it is on this hand)."""
-    if ring is not None and _ring_action(state, table, ids, ring):
+    if any(_ring_action(state, table, ids, ring) for ring in rings):
         return
     rng, minimum = table.rng, table.min_bet
     facing = max(state.bets) > state.bets[state.actor_index]
@@ -198,7 +244,7 @@ def _awards(table: Any, events: list, put: dict[str, Decimal], live: list[str], 
 
 
 def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, ids: list[str],
-          ring: tuple[str, str] | None) -> None:
+          rings: tuple[tuple[str, str, str], ...]) -> None:
     """Deal from ``deck`` and take the players' actions until pokerkit's hand is over."""
     while state.status:
         if state.can_deal_hole():
@@ -206,7 +252,7 @@ def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, i
         elif state.can_deal_board():
             state.deal_board("".join(deck.pop() for _ in range(1 if state.board_cards else 3)))
         else:
-            _decide(state, table, faults, round_id, ids, ring)
+            _decide(state, table, faults, round_id, ids, rings)
 
 
 def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Payment]:
@@ -224,14 +270,10 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
     state = game(start, len(ids))  # type: ignore[arg-type]  # pokerkit takes Decimal chips (typed as int)
     deck = [repr(c) for c in Deck.STANDARD]
     table.rng.shuffle(deck)
-    ring = ring_of(table.table_id) if set(ring_of(table.table_id)) <= set(ids) else None
-    if ring is not None and faults.hit("chip_dumping"):
-        faults.label("chip_dumping", round_id, f"{round_id}:{ring[0]}", f"{ring[0]} dumps chips to {ring[1]}")
-    else:
-        ring = None
+    rings = _rings_on(table.table_id, round_id, ids, faults)
     with warnings.catch_warnings():  # pokerkit warns that a card dealt is not its own deck's next: ours is
         warnings.simplefilter("ignore", UserWarning)
-        _play(state, deck, table, faults, round_id, ids, ring)
+        _play(state, deck, table, faults, round_id, ids, rings)
     events = hand_events(state, ids, seats, start, players[-1].seat)
     put = {p: Decimal(0) for p in ids}
     last_bettor, folded = "", set()
@@ -257,6 +299,21 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
     for p, s in zip(ids, start):
         stacks[p] = s - put[p] + back[p]
     return []
+
+
+RING_PLAY = {"chip_dumping": "dumps chips to", "soft_play": "plays soft with", "whipsaw": "whipsaws with"}
+
+
+def _rings_on(table_id: str, round_id: str, ids: list[str], faults: Any) -> tuple[tuple[str, str, str], ...]:
+    """The rings that play this hand, ``(kind, first, second)``: each of :data:`POKER_RINGS` whose two
+    players are dealt in, on its fault's share of those hands (each labelled)."""
+    out = []
+    for kind in POKER_RINGS:
+        a, b = ring_parties(kind, table_id)
+        if {a, b} <= set(ids) and faults.hit(kind):
+            faults.label(kind, round_id, f"{round_id}:{a}", f"{a} {RING_PLAY[kind]} {b}")
+            out.append((kind, a, b))
+    return tuple(out)
 
 
 def _faults(table: Any, round_id: str, records: list[tuple[str, str, Decimal, int]], faults: Any,

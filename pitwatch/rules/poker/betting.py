@@ -121,6 +121,22 @@ class BettingRound:
         """What ``player`` must put in to call (at most his stack)."""
         return min(self.highest - self.bets[player], self.behind[player])
 
+    def may_raise(self, player: str) -> bool:
+        """Whether ``player`` could bet or raise now, whatever he does: he is in with chips beyond the
+        call, another player in can still answer, and, facing a bet, the betting is open to him (he
+        has not acted since the last full raise, VII.2; at fixed limit, raises are left, VII.1.a)."""
+        if player not in self.behind or player in self.folded or player in self.shoved:
+            return False
+        if self.behind[player] <= self.highest - self.bets[player]:
+            return False
+        if not any(q != player and q not in self.folded and q not in self.shoved for q in self.players):
+            return False
+        if self.highest <= 0:
+            return True
+        if player in self.acted:
+            return False
+        return not (self.structure == "fixed_limit" and self.raises >= MAX_FIXED_RAISES and len(self.live) != 2)
+
     def pot_now(self) -> Decimal:
         """The pot: earlier intervals and every bet of this one."""
         return self.pot + sum(self.bets.values(), ZERO)

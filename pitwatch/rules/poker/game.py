@@ -95,6 +95,9 @@ class PokerRound(GameRound):
         self.awarded: dict[str, Decimal] = {}
         self._awards: tuple[dict[str, Decimal], dict[str, str], Decimal] | None = None
         """:meth:`expected_awards` as computed since the last event (settle and check both read it)."""
+        self.taken: list[tuple[int, str, str, bool]] = []
+        """Every ``poker_action`` in order, ``(interval, player, action, could bet or raise)``
+        (:meth:`actions_taken`)."""
         self.begun = False
         """Whether the hand has begun: a card dealt (004 L4228-L4233 counts from the first card)."""
 
@@ -132,6 +135,7 @@ class PokerRound(GameRound):
                 return [self._violation(ViolationKind.PROCEDURE, f"{event.player_id} acted ({event.action}) but was not "
                                         "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
             if event.action in ("ante", "small_blind", "big_blind"):
+                self.taken.append((self.street, event.player_id, event.action, False))
                 self.put[event.player_id] += event.amount
                 self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + event.amount
                 return self._forced(event, eid)
@@ -259,6 +263,7 @@ class PokerRound(GameRound):
                 out.extend(self._blind_posters(eid))
             self.interval = self._open_interval()
         rnd = self.interval
+        self.taken.append((self.street, p, action, rnd.may_raise(p)))
         self.put[p] += amount
         if p in self.folded or p not in rnd.players:
             return [self._violation(ViolationKind.PROCEDURE, f"{p} {action} after folding", "fold", eid, p, amount)]
@@ -409,6 +414,13 @@ class PokerRound(GameRound):
                               f"{event.to_player}: money lent between players", ctx.ruleset.cite("prohibited_loans"),
                               (str(event.event_id),), None, event.from_player, event.amount)]
         return []
+
+    def actions_taken(self) -> tuple[tuple[int, str, str, bool], ...]:
+        """Every ``poker_action`` of the hand in order, ``(interval, player, action, open)``: forced
+        bets and the first interval are 0, each board card street one more; ``open`` whether he could
+        have bet or raised instead (:meth:`~pitwatch.rules.poker.betting.BettingRound.may_raise`;
+        false for a forced bet)."""
+        return tuple(self.taken)
 
     def outcome(self) -> str:
         board = " ".join(self.board)

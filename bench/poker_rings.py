@@ -1,0 +1,155 @@
+"""Detection of the rings of two players at póquer en círculo: ``python -m bench.poker_rings``.
+
+For each pattern (``--pattern``, several allowed: ``chip_dumping``, ``soft_play``, ``whipsaw``) each
+evening is one hold'em table of the simulator (:mod:`pitwatch.sim.poker`, honest players drawn at
+random from the floor's pool, coming and going) played for ``--hours``; with a ring rate above 0
+the pattern's two players (:func:`pitwatch.sim.base.ring_parties`) stay all evening and, on that
+share of the hands they are both dealt in, play as a ring: ``chip_dumping`` (the second player bets
+the pot and folds to the third's raise), ``soft_play`` (left heads-up together, they only check and
+call), ``whipsaw`` (with a third player in, each re-raises the other). The hands are replayed
+(:func:`pitwatch.replay.replay_lines`) and each verdict's digest fed to the pattern's detector (the
+casino's watch runs the same, :mod:`pitwatch.detectors.watch`) with its default thresholds.
+Reported per pattern and ring rate:
+
+- **recall**: evenings whose ring was alerted within ``--budget`` hands (2,000, the issue's target)
+  / evenings with a ring, and the median number of hands played before the alert;
+- **false rings**: alerts on any other pair, per 1,000 hands (honest evenings: ring rate 0);
+- **ranking**: at the end of each evening every pair with the baselines an alert needs is ranked by
+  its ``z`` (the detector's ``ranked()``): precision at 1 (the top pair is the ring) and the area
+  under the ROC curve (ring pairs against all others, pooled over the evenings);
+- the 999 real hands of ``tests/data/phh`` (Absolute Poker, 2009): alerts (each a false alarm).
+
+Deterministic for the seeds; runs the evenings on all cores; prints a table and writes
+``results.json`` next to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pitwatch.detectors.chip_dumping import ChipDumpingDetector
+from pitwatch.detectors.digest import digest_of
+from pitwatch.detectors.soft_play import SoftPlayDetector
+from pitwatch.detectors.whipsaw import WhipsawDetector
+from pitwatch.replay import replay_lines
+from pitwatch.sim.base import POKER_RINGS, default_floor, ring_parties, simulate
+
+DETECTOR = {"chip_dumping": ChipDumpingDetector, "soft_play": SoftPlayDetector, "whipsaw": WhipsawDetector}
+RATES = {"chip_dumping": [0.1, 0.25, 0.5], "soft_play": [0.5, 1.0], "whipsaw": [0.25, 0.5, 1.0]}
+"""The ring rates measured by default, per pattern (soft play is what partners do whenever they meet:
+1.0; half of it too)."""
+
+
+def _detect(pattern: str, lines: Any) -> tuple[Any, list[tuple[int, tuple[str, str]]], int]:
+    """The pattern's detector after the replay of ``lines``, its alerts ``(hand index, (first, second
+    party))`` and the hands judged."""
+    det, alerts, hands = DETECTOR[pattern](), [], 0
+    for item in replay_lines(lines, detectors=False):
+        if item.verdict is not None and item.verdict.game == "poker":
+            alerts += [(hands, (a.parties[0].partition(":")[2], a.parties[1].partition(":")[2]))
+                       for a in det.observe(digest_of(item.verdict))]
+            hands += 1
+    return det, alerts, hands
+
+
+def evening(pattern: str, hours: float, seed: int, ring_rate: float) -> dict[str, Any]:
+    """One evening at the floor's hold'em table: hands, the ring's alert (hand index or None), the
+    false alerts and the end-of-evening scores of the ranked pairs ``[(z, is the ring)]``."""
+    spec = next(s for s in default_floor(8) if s.game == "poker")
+    events, _labels = simulate([spec], hours, seed, fault_rates={pattern: ring_rate} if ring_rate else {})
+    det, alerts, hands = _detect(pattern, (json.dumps(e) for e in events))
+    ring = ring_parties(pattern, spec.table_id) if ring_rate else None
+    ranked = [(z, pair == ring) for pair, z in det.ranked()]
+    return {"hands": hands, "found": next((i for i, key in alerts if key == ring), None),
+            "false": [key for _, key in alerts if key != ring], "ranked": ranked}
+
+
+def _auc(ranked: list[tuple[float, bool]]) -> float | None:
+    """Area under the ROC curve: the chance a ring pair scores above a non-ring pair (ties half)."""
+    pos = [z for z, r in ranked if r]
+    neg = [z for z, r in ranked if not r]
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def _show(value: Any, spec: str = "") -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def real_hands(pattern: str) -> dict[str, int]:
+    """The 999 real hands through the pattern's detector: hands and alerts."""
+    from pitwatch.schemas.events import dump_event
+    from pitwatch.schemas.phh import import_phh
+
+    from bench.poker import PHH
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        lines = [dump_event(e) for e in import_phh(PHH)]
+    _det, alerts, hands = _detect(pattern, lines)
+    return {"hands": hands, "alerts": len(alerts)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.poker_rings", description=__doc__.splitlines()[0])
+    ap.add_argument("--pattern", action="append", choices=POKER_RINGS, help="the rings measured (default: all)")
+    ap.add_argument("--hours", type=float, default=100.0, help="hours per evening (about 21 hands an hour)")
+    ap.add_argument("--seeds", type=int, default=4, help="evenings per ring rate")
+    ap.add_argument("--rates", type=float, action="append", help="ring rates (default: per pattern, RATES)")
+    ap.add_argument("--budget", type=int, default=2000, help="hands within which a ring counts as found")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    out = args.out or Path(tempfile.mkdtemp(prefix="pitwatch-poker-rings-"))
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    patterns = args.pattern or list(POKER_RINGS)
+    cells = [(pattern, args.hours, seed, rate) for pattern in patterns
+             for rate in [0.0, *(args.rates or RATES[pattern])] for seed in range(1, args.seeds + 1)]
+    with ProcessPoolExecutor() as pool:
+        results = list(pool.map(evening, *zip(*cells)))
+    print(f"# one hold'em table, {args.hours:g} hours an evening, {args.seeds} evenings per pattern and ring rate; "
+          f"a ring is found if alerted within {args.budget:,} hands")
+    print(f"{'pattern':>12} {'ring rate':>9} {'hands':>6} {'found':>5} {'recall':>6} {'median hands':>12} "
+          f"{'false/1000':>10} {'prec@1':>6} {'AUC':>5}")
+    rows = []
+    for pattern in patterns:
+        for rate in [0.0, *(args.rates or RATES[pattern])]:
+            rs = [r for (pt, _h, _s, cr), r in zip(cells, results) if (pt, cr) == (pattern, rate)]
+            rows.append(_row(pattern, rate, rs, args.budget))
+    real = {pattern: real_hands(pattern) for pattern in patterns}
+    for pattern in patterns:
+        print(f"# real hands (tests/data/phh), {pattern}: {real[pattern]['hands']} hands, {real[pattern]['alerts']} alerts")
+    (out / "results.json").write_text(json.dumps({"rows": rows, "real": real}, indent=1))
+    print(f"# {time.monotonic() - t0:.0f} s; results: {out / 'results.json'}")
+
+
+def _row(pattern: str, rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
+    """One line of the table (printed) and of ``results.json``."""
+    hands = sum(r["hands"] for r in rs)
+    found = [r["found"] + 1 for r in rs if r["found"] is not None and r["found"] < budget]
+    false = sum(len(r["false"]) for r in rs)
+    top = [max(r["ranked"])[1] for r in rs if r["ranked"]] if rate else []
+    auc = _auc([x for r in rs for x in r["ranked"]]) if rate else None
+    row = {"pattern": pattern, "ring_rate": rate, "evenings": len(rs), "hands": hands, "found": len(found),
+           "recall": len(found) / len(rs) if rate else None,
+           "median_hands_to_alert": statistics.median(found) if found else None,
+           "false_rings": false, "false_per_1000_hands": 1000 * false / hands,
+           "precision_at_1": sum(top) / len(top) if top else None, "auc": auc}
+    print(f"{pattern:>12} {rate:>9.2f} {hands:>6} {_show(len(found) if rate else None):>5} "
+          f"{_show(row['recall'], '.0%'):>6} {_show(row['median_hands_to_alert'], '.0f'):>12} "
+          f"{row['false_per_1000_hands']:>10.3f} {_show(row['precision_at_1'], '.2f'):>6} {_show(auc, '.3f'):>5}")
+    return row
+
+
+if __name__ == "__main__":
+    main()
