@@ -63,5 +63,6 @@ def validate_ruleset(data: dict[str, Any]) -> RulesetModel:
         raise RulesetInvalid([_problem(e) for e in exc.errors()]) from None
 
 
-__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "PokerRuleset", "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid",
+__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "PokerRuleset", "PuntoBancaRuleset",
+           "RouletteRuleset", "RulesetInvalid",
            "RulesetModel", "RulesetOptions", "validate_ruleset"]

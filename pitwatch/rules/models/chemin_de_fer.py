@@ -80,7 +80,7 @@ class CheminDeFerDeal(Section):
     punto_stands: tuple[Total, ...]
     """Punto totals on which he must stand: 6, 7 (000 L622; 004 L2148)."""
     banca_draws: tuple[Total, ...]
-    """Bank totals on which the banker must draw whatever he likes: 0, «bacará» (000 L624; 004 L2156-L2159);
+    """Bank totals on which the banker must draw: 0, «bacará» (000 L624; 004 L2156-L2159);
     on every other total he is free unless he asked for the tableau."""
 
     @model_validator(mode="after")
