@@ -9,10 +9,11 @@ The one place that lists the game modules: add a game by writing its module (wit
 from __future__ import annotations
 
 from pitwatch.rules import baccarat, blackjack, roulette
+from pitwatch.rules.chemin_de_fer import game as chemin_de_fer
 from pitwatch.rules.poker import game as poker
 from pitwatch.rules.registry import GAMES, register_game
 
-GAME_MODULES = (roulette, blackjack, baccarat, poker)
+GAME_MODULES = (roulette, blackjack, baccarat, poker, chemin_de_fer)
 """The game modules, in the order of the README."""
 
 __all__ = ["GAMES", "GAME_MODULES", "register_game"]

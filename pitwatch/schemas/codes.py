@@ -9,7 +9,8 @@ Spot codes (``docs/encodings.md``, "Spot codes"): ``straight:N``, ``column:N``, 
 ``split:A-B``, ``columns:A-B``, ``dozens:A-B``, ``street:A-B-C``, ``corner:A-B-C-D``,
 ``sixline:A-B-C-D-E-F`` (numbers without leading zeros), the simple chances ``red``,
 ``black``, ``even``, ``odd``, ``manque``, ``passe``, blackjack ``main``, punto y banca
-``punto``, ``banca``, ``tie``. Hand ids: ``dealer``, ``punto``, ``banca``, ``board`` (poker's
+``punto``, ``banca``, ``tie``, chemin de fer ``punto``, ``banco``, ``banco_seguido``, ``banco_con_la_mesa``,
+``ultimo_completo``. Hand ids: ``dealer``, ``punto``, ``banca``, ``board`` (poker's
 community cards), a blackjack box hand ``N`` / ``N-M`` or a poker seat ``N`` (positive integers
 without leading zeros). Cards: rank then suit (:mod:`pitwatch.schemas.cards`), ``AS``, ``TD``, ``QH``.
 """
@@ -36,6 +37,7 @@ SPOT_ARITY: dict[str, int] = {
 
 SPOT_WORDS: tuple[str, ...] = (
     "red", "black", "even", "odd", "manque", "passe", "main", "bolsa", "punto", "banca", "tie",
+    "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo",
 )
 """Spot codes that are a bare word (``bolsa``: Andalucía's blackjack side bet, 004 L807-L848,
 not modelled: the engine judges it ``invalid_bet``)."""

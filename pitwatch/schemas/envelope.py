@@ -2,7 +2,7 @@
 shapes events use: ids, UTC times, the games and the actor roles.
 
 The payloads live in :mod:`pitwatch.schemas.events` (house-banked games and the table) and
-:mod:`pitwatch.schemas.poker` (the player-against-player games); the module docstring of
+:mod:`pitwatch.schemas.poker` and :mod:`pitwatch.schemas.chemin_de_fer` (the player-against-player games); the module docstring of
 :mod:`pitwatch.schemas.events` describes the wire format.
 """
 
@@ -25,6 +25,7 @@ class Game(str, Enum):
     BLACKJACK = "blackjack"
     PUNTO_BANCA = "punto_banca"
     POKER = "poker"
+    CHEMIN_DE_FER = "chemin_de_fer"
 
 
 class ActorRole(str, Enum):

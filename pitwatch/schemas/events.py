@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
+from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
 from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
     SCHEMA_VERSION,
@@ -341,6 +342,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
     ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
+    BankPutUp, StakeJoined, TableauRequested, DrawDecision,
 )
 
 Event = Annotated[
@@ -352,6 +354,7 @@ Event = Annotated[
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
         ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
+        BankPutUp, StakeJoined, TableauRequested, DrawDecision,
     ],
     Field(discriminator="type"),
 ]

@@ -52,8 +52,9 @@ def refusal(text: str) -> str:
 
 
 def test_every_game_has_rulesets_and_a_model():
-    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 8
-    assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca", "poker"}
+    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 10
+    assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca", "poker",
+                                                                       "chemin_de_fer"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -114,8 +115,10 @@ NESTED = {
     "blackjack": ("[[ambiguities]]", "ambiguities.0"),
     "punto_banca": ("[tableau]", "tableau"),
     "poker": ("[variants.omaha]", "variants.omaha"),
+    "chemin_de_fer": ("[[ambiguities]]", "ambiguities.0"),
 }
-SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]"}
+SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]",
+           "chemin_de_fer": "[bank]"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -244,7 +247,7 @@ def test_the_engine_finds_every_game_in_a_fresh_process():
               "from pitwatch.rules.registry import GAMES\n"
               "print(sorted(GAMES))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
-    assert out.stdout.strip() == "['blackjack', 'french_roulette', 'poker', 'punto_banca']"
+    assert out.stdout.strip() == "['blackjack', 'chemin_de_fer', 'french_roulette', 'poker', 'punto_banca']"
 
 
 def _imports(module: Path) -> set[str]:
@@ -264,3 +267,11 @@ def test_no_game_module_imports_the_engine_or_the_list_of_games(game_module):
     assert "pitwatch.rules.registry" in imports
     assert not imports & {"pitwatch.rules.engine", "pitwatch.rules.games"}
     assert "noqa: E402" not in (ROOT / "pitwatch" / "rules" / "engine.py").read_text(encoding="utf-8")
+
+
+def test_a_chemin_de_fer_tableau_cell_other_than_t_p_o_or_blank_is_refused_000_L683_L687():
+    """The chemin de fer tableau prints «T», «P» and «O» (and blanks, «-»); punto y banca's only T and P."""
+    msg = refusal(source("chemin_de_fer.galicia").replace('3 = "T T T T T T T T P O T"', '3 = "T T T T T T T T P X T"'))
+    assert "tableau.3" in msg and "T/P/O/- cells" in msg
+    msg = refusal(source("punto_banca.galicia").replace('3 = "T T T T T T T T P T T"', '3 = "T T T T T T T T P O T"'))
+    assert "tableau.3" in msg and "T/P cells" in msg

@@ -18,7 +18,8 @@ version with another payout has another edge.
 Per game: :mod:`pitwatch.rules.edges.roulette` (exact fractions over the 37 pockets, en prison and
 half back), :mod:`pitwatch.rules.edges.baccarat` (exact, every deal of the shoe),
 :mod:`pitwatch.rules.edges.blackjack` (optimal play, an approximation it documents; insurance exact),
-:mod:`pitwatch.rules.edges.poker` (the rake rate: the house plays no hand).
+:mod:`pitwatch.rules.edges.poker` (the rake rate: the house plays no hand),
+:mod:`pitwatch.rules.edges.chemin_de_fer` (the cagnotte, an approximation).
 Pure: no I/O, no clock, no randomness; results are cached per ruleset version (id and content hash).
 """
 
@@ -29,7 +30,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from pitwatch.rules.base import RuleError, Ruleset
-from pitwatch.rules.edges import baccarat, blackjack, poker, roulette
+from pitwatch.rules.edges import baccarat, blackjack, chemin_de_fer, poker, roulette
 from pitwatch.rules.edges.common import EdgeLine, quantize
 
 WIN_PLACES = 4
@@ -37,7 +38,7 @@ WIN_PLACES = 4
 
 
 def _game(ruleset: Ruleset) -> str:
-    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack", "poker"):
+    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack", "poker", "chemin_de_fer"):
         raise RuleError(f"no house edge calculation for game {ruleset.game!r} (ruleset {ruleset.id})")
     return ruleset.game
 
@@ -58,6 +59,8 @@ def edge_table(ruleset: Ruleset, *, options: Mapping[str, str] | None = None, de
         return baccarat.edge_table(ruleset, decks)
     if game == "poker":
         return poker.edge_table(ruleset, options)
+    if game == "chemin_de_fer":
+        return chemin_de_fer.edge_table(ruleset, options)
     return blackjack.edge_table(ruleset, decks)
 
 
@@ -84,6 +87,8 @@ def _per_game(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None, de
         return (baccarat.spot_variance if variance else baccarat.spot_edge)(ruleset, spot, decks)
     if game == "poker":
         return (poker.spot_variance if variance else poker.spot_edge)(ruleset, spot, options)
+    if game == "chemin_de_fer":
+        return (chemin_de_fer.spot_variance if variance else chemin_de_fer.spot_edge)(ruleset, spot, options)
     return (blackjack.spot_variance if variance else blackjack.spot_edge)(ruleset, spot, decks)
 
 

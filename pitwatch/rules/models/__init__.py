@@ -13,13 +13,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from pitwatch.rules.models.blackjack import BlackjackRuleset
+from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
 from pitwatch.rules.models.common import Ambiguity, RulesetModel, RulesetOptions
 from pitwatch.rules.models.poker import PokerRuleset
 from pitwatch.rules.models.punto_banca import PuntoBancaRuleset
 from pitwatch.rules.models.roulette import RouletteRuleset
 
 MODELS: dict[str, type[RulesetModel]] = {m.GAME: m for m in (RouletteRuleset, BlackjackRuleset, PuntoBancaRuleset,
-                                                                     PokerRuleset)}
+                                                                     PokerRuleset, CheminDeFerRuleset)}
 """Game (``Event.game`` value, the ruleset's ``game`` key) -> the model of its rulesets."""
 
 
@@ -62,5 +63,6 @@ def validate_ruleset(data: dict[str, Any]) -> RulesetModel:
         raise RulesetInvalid([_problem(e) for e in exc.errors()]) from None
 
 
-__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "PokerRuleset", "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid",
+__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "PokerRuleset", "PuntoBancaRuleset",
+           "RouletteRuleset", "RulesetInvalid",
            "RulesetModel", "RulesetOptions", "validate_ruleset"]

@@ -149,19 +149,26 @@ class PuntoBancaTableau(Section):
             raise ValueError(f"columns must be {list(TABLEAU_COLUMNS)}")
         return value
 
+    CELLS: ClassVar[tuple[str, ...]] = ("T", "P")
+    """The letters a cell may hold (a subclass may allow more: chemin de fer's optional «O»)."""
+
     @field_validator("row_0", "row_1", "row_2", "row_3", "row_4", "row_5", "row_6", "row_7")
     @classmethod
     def _cells(cls, value: str) -> str:
         cells = value.upper().split()
-        if len(cells) != len(TABLEAU_COLUMNS) or set(cells) - {"T", "P"}:
-            raise ValueError(f"{value!r} is not {len(TABLEAU_COLUMNS)} T/P cells")
+        if len(cells) != len(TABLEAU_COLUMNS) or set(cells) - set(cls.CELLS):
+            raise ValueError(f"{value!r} is not {len(TABLEAU_COLUMNS)} {'/'.join(cls.CELLS)} cells")
         return value
+
+    def cells(self) -> dict[tuple[int, str], str]:
+        """``{(banca total, column): the printed letter, upper case}`` for every cell."""
+        rows = (self.row_0, self.row_1, self.row_2, self.row_3, self.row_4, self.row_5, self.row_6, self.row_7)
+        return {(total, col): cell for total, row in enumerate(rows)
+                for col, cell in zip(self.columns, row.upper().split())}
 
     def draws(self) -> dict[tuple[int, str], bool]:
         """``{(banca total, column): True if the banca draws}`` for every cell."""
-        rows = (self.row_0, self.row_1, self.row_2, self.row_3, self.row_4, self.row_5, self.row_6, self.row_7)
-        return {(total, col): cell == "T"
-                for total, row in enumerate(rows) for col, cell in zip(self.columns, row.upper().split())}
+        return {key: cell == "T" for key, cell in self.cells().items()}
 
 
 class PuntoBancaRuleset(RulesetModel):
