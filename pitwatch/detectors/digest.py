@@ -21,7 +21,7 @@ poker every ``poker_action`` of the hand, ``open`` whether he could have bet or 
 
 Its JSON form (:meth:`RoundDigest.to_json`) is versioned (``"v"``); money is written as decimal
 strings, times as UTC ISO 8601. :meth:`RoundDigest.from_json` reads this version and upcasts the
-older one (version 1, written before digests carried the decisions: read with none);
+older one (version 1, written before digests carried the decisions and the start: read with none);
 it raises ``ValueError`` for bytes that are not a digest of a known version.
 """
 
@@ -56,7 +56,8 @@ class DigestBet:
 
 @dataclass(frozen=True, slots=True)
 class RoundDigest:
-    """A judged round as the detectors read it (module docstring). ``ended_at`` is UTC."""
+    """A judged round as the detectors read it (module docstring). ``ended_at`` and ``started_at``
+    (the round's first event; ``None`` in a digest of version 1) are UTC."""
 
     casino_id: str
     table_id: str
@@ -68,6 +69,7 @@ class RoundDigest:
     ruleset_hash: str
     bets: tuple[DigestBet, ...]
     decisions: tuple[tuple[int, str, str, bool], ...] = ()
+    started_at: datetime | None = None
 
     def to_json(self) -> bytes:
         """The versioned JSON bytes of the digest (compact, keys in a fixed order)."""
@@ -79,6 +81,7 @@ class RoundDigest:
             "bets": [[b.bet_id, b.player_id, str(b.stake), str(b.returned), str(b.discrepancy), int(b.late),
                       str(b.forced), b.outcome] for b in self.bets],
             "decisions": [[i, p, a, int(o)] for i, p, a, o in self.decisions],
+            "started_at": None if self.started_at is None else self.started_at.isoformat().replace("+00:00", "Z"),
         }, separators=(",", ":")).encode()
 
     @classmethod
@@ -93,13 +96,18 @@ class RoundDigest:
             bets = tuple(DigestBet(str(b), str(p), Decimal(s), Decimal(r), Decimal(x), bool(late), Decimal(f), str(o))
                          for b, p, s, r, x, late, f, o in d["bets"])
             return cls(str(d["casino_id"]), str(d["table_id"]), str(d["game"]), str(d["round_id"]),
-                       str(d["dealer_id"]), datetime.fromisoformat(str(d["ended_at"]).replace("Z", "+00:00")),
+                       str(d["dealer_id"]), _utc(d["ended_at"]),
                        str(d["ruleset_id"]), str(d["ruleset_hash"]), bets,
-                       tuple((int(i), str(p), str(a), bool(o)) for i, p, a, o in d.get("decisions", ())))
+                       tuple((int(i), str(p), str(a), bool(o)) for i, p, a, o in d.get("decisions", ())),
+                       None if d.get("started_at") is None else _utc(d["started_at"]))
         except ValueError:
             raise
         except (KeyError, TypeError, InvalidOperation) as exc:
             raise ValueError(f"not a round digest: {type(exc).__name__}: {exc}") from exc
+
+
+def _utc(text: Any) -> datetime:
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
 
 
 def digest_of(verdict: RoundVerdict) -> RoundDigest:
@@ -117,7 +125,8 @@ def digest_of(verdict: RoundVerdict) -> RoundDigest:
                               e.outcome))
     ended: Any = verdict.ended_at
     return RoundDigest(verdict.casino_id, verdict.table_id, verdict.game, verdict.round_id, verdict.dealer_id or "",
-                       ended, verdict.ruleset_id, verdict.ruleset_hash, tuple(bets), verdict.decisions)
+                       ended, verdict.ruleset_id, verdict.ruleset_hash, tuple(bets), verdict.decisions,
+                       verdict.started_at)
 
 
 __all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "digest_of"]

@@ -30,9 +30,10 @@ from pitwatch.detectors.chip_dumping import ChipDumpingDetector
 from pitwatch.detectors.digest import RoundDigest
 from pitwatch.detectors.pairs import PairDetector
 from pitwatch.detectors.soft_play import SoftPlayDetector
+from pitwatch.detectors.two_tables import TwoTablesDetector
 from pitwatch.detectors.whipsaw import WhipsawDetector
 
-DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector, SoftPlayDetector, WhipsawDetector)
+DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector, SoftPlayDetector, WhipsawDetector, TwoTablesDetector)
 """The detector classes a watch runs, by their ``name``."""
 
 WATCH_STATE_VERSION = 1

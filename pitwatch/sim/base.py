@@ -524,8 +524,10 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
 def score_rings(labels: list[dict], alerts: list[dict]) -> list[dict[str, Any]]:
     """One row per injected ring (a table with labels of a :data:`RING_FAULTS` kind): ``table_id``,
     ``kind``, ``parties`` (:func:`ring_parties`), ``rounds`` labelled, ``found`` (an alert of the
-    ring's detector names both parties, in its ``parties``: ``role:id``), and ``false``: the
-    detectors' alerts on any other pair (the same list on every row)."""
+    ring's detector names both parties, in its ``parties``: ``role:id``), ``other_kinds``: the other
+    detectors' alerts on the ring's pair (a chip-dumping ring's raises are a whipsaw too: the pair is
+    a ring, the kind another), and ``false``: the detectors' alerts on a pair that is no ring (the same
+    list on every row)."""
     def pair(a: dict) -> tuple[str, str]:
         first, second = (str(x).partition(":")[2] for x in a["parties"])
         return first, second
@@ -535,10 +537,13 @@ def score_rings(labels: list[dict], alerts: list[dict]) -> list[dict[str, Any]]:
     for lb in labels:
         if lb["kind"] in RING_FAULTS:
             rings[(lb["table_id"], lb["kind"])] = rings.get((lb["table_id"], lb["kind"]), 0) + 1
-    keys = {(RING_FAULTS[k], ring_parties(k, t)) for t, k in rings}
-    false = sorted(f"{kind}: {a} -> {b}" for kind, (a, b) in found - keys)
+    pairs = {frozenset(ring_parties(k, t)) for t, k in rings}
+    false = sorted(f"{kind}: {a} -> {b}" for kind, (a, b) in found if frozenset((a, b)) not in pairs)
     return [{"table_id": t, "kind": k, "parties": ring_parties(k, t), "rounds": n,
-             "found": (RING_FAULTS[k], ring_parties(k, t)) in found, "false": false}
+             "found": (RING_FAULTS[k], ring_parties(k, t)) in found,
+             "other_kinds": sorted(kind for kind, pair in found
+                                   if kind != RING_FAULTS[k] and frozenset(pair) == frozenset(ring_parties(k, t))),
+             "false": false}
             for (t, k), n in sorted(rings.items())]
 
 

@@ -5,7 +5,9 @@ The oracle is the offline replay of the same file (``pitwatch.replay.replay_line
 must hold exactly its settlements and alerts, once each. Two awards are changed before producing (one
 pot paid 0.50 too much, one 1.00 too little): those two raise one ``payout_discrepancy`` each, and
 the tables' win is the 0.50 the house lost net of the 1.00 kept. The real hands raise no payout
-alert; 14 of them had no small blind (a ``procedure`` alert each, tests/rules/test_poker_phh.py).
+alert; 14 of them had no small blind (a ``procedure`` alert each, tests/rules/test_poker_phh.py), and
+11 players played two tables at once (34 pairs of tables, a ``prohibited_play`` alert each of the
+watch stage, tests/test_two_tables.py).
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def poker_oracle(poker_file) -> dict:
 
 def test_the_real_hands_reach_clickhouse_judged_as_the_offline_replay(poker_file, poker_oracle, broker,
                                                                        server_db, tmp_path):
-    assert poker_oracle["kinds"] == ["payout_discrepancy"] * 2 + ["procedure"] * 14  # 14 dead small blinds
+    # 14 dead small blinds; 34 (player, two tables) played at once
+    assert poker_oracle["kinds"] == ["payout_discrepancy"] * 2 + ["procedure"] * 14 + ["prohibited_play"] * 34
     produce_jsonl(poker_file, broker.bootstrap, TOPIC_EVENTS)
     consume_all(broker.bootstrap, server_db, tmp_path, poker_oracle["lines"])
     wh = open_warehouse(server_db)

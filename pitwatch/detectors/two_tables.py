@@ -1,0 +1,119 @@
+"""One player at two poker tables at once (004 L4274-L4275, I.1.10 V.o: «Jugar en más de una mesa al
+mismo tiempo»).
+
+The engine flags a player counted at two seats of one table within a hand (the ``prohibited_seats``
+rule of the poker ruleset); a hand knows nothing of the other tables, so two tables at once is seen
+here, across the casino's tables.
+
+**What it reads.** Poker round digests (:class:`pitwatch.detectors.digest.RoundDigest`): each hand's
+table, its time span (``started_at`` to ``ended_at``, UTC) and the players dealt in (those with a
+part in the hand, and those who took a decision). **Keyed by** the player, across tables (player ids
+are stable from table to table).
+
+**Rule.** Two hands of one player at two different tables whose spans overlap (each starts before
+the other ends) are play at two tables at the same time: a hard rule, no statistics. A player's
+hands are kept while they end within :data:`RETENTION` of his latest hand, so the rule holds
+whichever of the two hands reaches the watch first (the live stage interleaves tables as batches are
+cut; the tables of a casino are not a day apart in the stream).
+
+**State**: versioned JSON (each player's recent hands, the pairs of tables alerted per player).
+**Emits** one ``prohibited_play`` alert per player and pair of tables (stable id from the player and
+the two tables), naming the player in ``parties``, the two hands as evidence, amount 0, score 0 (a
+hard rule has no p-value). Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any, ClassVar, Mapping
+
+from pitwatch.detectors.alerts import SEVERITY, Alert, stable_id
+from pitwatch.detectors.digest import RoundDigest
+from pitwatch.detectors.pair_rates import check_version
+from pitwatch.rules.base import ViolationKind
+
+KIND = ViolationKind.PROHIBITED_PLAY
+NAME = "two_tables"
+CITATION = ("prohibitions of póquer en círculo (jugar en más de una mesa al mismo tiempo): "
+            "004_5c9c19b250457762.txt L4274-L4275 (I.1.10 V.o)")
+GAMES = frozenset({"poker"})
+"""Games whose rules forbid playing two tables at once (póquer en círculo, list V)."""
+
+RETENTION = timedelta(hours=24)
+"""How long (event time) a player's hands are kept after his latest one."""
+
+Hand = tuple[str, str, datetime, datetime]
+"""``(table_id, round_id, started_at, ended_at)``."""
+
+
+class TwoTablesDetector:
+    """Play at two tables at once (module docstring). A :class:`pitwatch.detectors.base.Detector`."""
+
+    name: ClassVar[str] = NAME
+    keyed_by: ClassVar[str] = "player, across tables"
+    STATE_VERSION: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self.hands: dict[str, list[Hand]] = {}
+        self.alerted: set[tuple[str, str, str]] = set()
+        """``(player, table, table)``, the tables sorted."""
+
+    def observe(self, digest: RoundDigest) -> list[Alert]:
+        """Check the players of one hand against their hands at the other tables; keep this hand."""
+        if digest.game not in GAMES or digest.started_at is None:
+            return []
+        hand: Hand = (digest.table_id, digest.round_id, digest.started_at, digest.ended_at)
+        players = sorted({b.player_id for b in digest.bets} | {p for _, p, _, _ in digest.decisions})
+        out = []
+        for p in players:
+            kept = self.hands.setdefault(p, [])
+            for other in kept:
+                if other[0] != hand[0] and other[2] < hand[3] and hand[2] < other[3]:
+                    alert = self._alert(p, other, hand, digest)
+                    if alert is not None:
+                        out.append(alert)
+            kept.append(hand)
+            latest = max(h[3] for h in kept)
+            kept[:] = [h for h in kept if h[3] >= latest - RETENTION]
+        return out
+
+    def _alert(self, player: str, a: Hand, b: Hand, digest: RoundDigest) -> Alert | None:
+        first, second = sorted((a, b))
+        key = (player, first[0], second[0])
+        if key in self.alerted:
+            return None
+        self.alerted.add(key)
+        return Alert(
+            alert_id=stable_id("alert", NAME, *key), kind=KIND, severity=SEVERITY[KIND],
+            casino_id=digest.casino_id, table_id=digest.table_id, game=digest.game, round_id=digest.round_id,
+            bet_id="", player_id=player, dealer_id="", amount=Decimal("0.00"),
+            message=(f"player {player} played hand {first[1]} at table {first[0]} ({_hm(first)}) and hand "
+                     f"{second[1]} at table {second[0]} ({_hm(second)}) at the same time"),
+            citation=CITATION, detected_at=digest.ended_at,
+            evidence=(f"{first[0]}/{first[1]}", f"{second[0]}/{second[1]}"),
+            ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash, parties=(f"player:{player}",), score=0.0)
+
+    def to_state(self) -> dict[str, Any]:
+        """The state as versioned JSON (never pickled); times as UTC ISO 8601."""
+        return {"version": self.STATE_VERSION,
+                "hands": {p: [[t, r, s.isoformat(), e.isoformat()] for t, r, s, e in hs]
+                          for p, hs in sorted(self.hands.items())},
+                "alerted": sorted(list(k) for k in self.alerted)}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> TwoTablesDetector:
+        """Inverse of :meth:`to_state`. Raises ``ValueError`` for another version."""
+        check_version(state, NAME, cls.STATE_VERSION)
+        out = cls()
+        out.hands = {str(p): [(str(t), str(r), datetime.fromisoformat(s), datetime.fromisoformat(e))
+                              for t, r, s, e in hs] for p, hs in state["hands"].items()}
+        out.alerted = {(str(p), str(a), str(b)) for p, a, b in state["alerted"]}
+        return out
+
+
+def _hm(hand: Hand) -> str:
+    return f"{hand[2]:%H:%M:%S}-{hand[3]:%H:%M:%S} UTC"
+
+
+__all__ = ["CITATION", "GAMES", "KIND", "NAME", "RETENTION", "TwoTablesDetector"]
