@@ -50,11 +50,13 @@ from pitwatch.schemas.money import Money
 from pitwatch.schemas.poker import (
     BetReturned,
     ButtonPlaced,
+    CardsDiscarded,
     HandMucked,
     HandShown,
     PokerAction,
     PotAwarded,
     RakeTaken,
+    SessionFeeTaken,
     StackCounted,
 )
 
@@ -340,7 +342,8 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     TableFill, TableCredit, TipReceived,
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-    ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
+    ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
+    BetReturned, SessionFeeTaken,
 )
 
 Event = Annotated[
@@ -351,7 +354,8 @@ Event = Annotated[
         TableFill, TableCredit, TipReceived,
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-        ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
+        ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
+        BetReturned, SessionFeeTaken,
     ],
     Field(discriminator="type"),
 ]
