@@ -154,7 +154,7 @@ class PokerRuleset(RulesetModel):
         "marca", "seats", "forced_bets", "ante", "blinds", "blind_option", "turn", "fold", "check", "call",
         "bet", "raise", "all_in", "pot_limit", "fixed_limit", "no_limit", "side_pots", "uncontested",
         "showdown", "cards_speak", "muck", "split_pot", "rake", "premature_board", "void_round",
-        "no_more_bets", "holdem", "omaha", "stud", "draw", "bring_in", "stud_opener", "stud_limits",
+        "no_more_bets", "holdem", "omaha", "stud", "draw", "bring_in", "stud_opener", "stud_limits", "stud_premature",
         "stud_cards", "draw_open", "draw_discard", "draw_order", "false_opener", "session_rate", "session_fee",
         "session_length", "prohibited_add_chips", "prohibited_loans", "prohibited_rathole",
         "prohibited_show", "prohibited_seats",

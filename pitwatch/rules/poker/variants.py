@@ -83,21 +83,23 @@ class VariantRules:
         """A poker event the general rules do not know (``cards_discarded``)."""
         return []
 
-    def barred(self) -> set[str]:
-        """Players who may not win a pot though they showed: a hand of the wrong size (stud: «Una mano
-        con más o menos de siete cartas se considerará nula», 004 L5051-L5052)."""
+    def wrong_size(self) -> set[str]:
+        """Players who showed a hand of the wrong size (stud: «Una mano con más o menos de siete cartas se
+        considerará nula», 004 L5051-L5052)."""
         if not self.hand_size:
             return set()
         return {p for p, c in self.hand.shown.items() if len(set(c)) != self.hand_size}
 
+    def barred(self) -> set[str]:
+        """Players who may not win a pot though they showed: a hand of the wrong size."""
+        return self.wrong_size()
+
     def check(self) -> list[Violation]:
-        """Checks at the end of the hand: a shown hand of the wrong size (:meth:`barred`)."""
-        if not self.hand_size:
-            return []
+        """Checks at the end of the hand: a shown hand of the wrong size (:meth:`wrong_size`)."""
         return [Violation(ViolationKind.PROCEDURE, f"{p} showed a hand of {len(set(self.hand.shown[p]))} cards: a hand "
                           f"is {self.hand_size}, another is void and wins nothing",
                           self.hand.ctx.ruleset.cite("stud_cards" if self.hand_size == 7 else "draw_discard"))
-                for p in sorted(self.barred())]
+                for p in sorted(self.wrong_size())]
 
 
 def rules_for(hand: "PokerRound") -> VariantRules:
