@@ -39,6 +39,32 @@ def _card(c: Any) -> str | None:
     return None if "?" in text else text[0].upper() + text[1].upper()
 
 
+def _replacements_after_discards(events: list[HandEvent], seat_of: dict[str, str]) -> list[HandEvent]:
+    """``events`` with each player's replacement cards right after his ``cards_discarded``: the croupier
+    deals them «antes que el siguiente se descarte» (004 L4883-L4884); pokerkit deals them once every
+    player has discarded."""
+    out: list[HandEvent] = []
+    i = 0
+    while i < len(events):
+        if events[i][0] != "cards_discarded":
+            out.append(events[i])
+            i += 1
+            continue
+        run: list[HandEvent] = []
+        while i < len(events) and events[i][0] == "cards_discarded":
+            run.append(events[i])
+            i += 1
+        dealt: list[HandEvent] = []
+        while i < len(events) and events[i][0] == "card_dealt" and events[i][2]["hand"] != "board":
+            dealt.append(events[i])
+            i += 1
+        for discard in run:
+            seat = seat_of[discard[2]["player_id"]]
+            out.append(discard)
+            out.extend(d for d in dealt if d[2]["hand"] == seat)
+    return out
+
+
 def hand_events(state: Any, players: list[str], seats: list[int], starting_stacks: Sequence[Any],
                 button: int) -> list[HandEvent]:
     """The events of a hand pokerkit played to its end (``state``, a pokerkit ``State`` whose
@@ -123,6 +149,7 @@ def hand_events(state: Any, players: list[str], seats: list[int], starting_stack
                 if amount:
                     pushed[k] = pushed.get(k, Decimal(0)) + dec(amount)
                     emit("pot_awarded", player_id=players[k], amount=str(dec(amount)), pot=op.pot_index)
+    out = _replacements_after_discards(out, {p: str(seats[k]) for k, p in enumerate(players)})
     # what pokerkit gave back beyond the pots it pushed (an uncalled bet), from its final stacks
     for k, p in enumerate(players):
         back = dec(state.stacks[k]) - dec(starting_stacks[k]) + put.get(k, Decimal(0)) - pushed.get(k, Decimal(0))

@@ -120,7 +120,7 @@ class StudRules(VariantRules):
                                       "first action: the lowest up card brings in, once", "bring_in", eid, p, event.amount))
         if not first:
             return out
-        expected = self.opener()
+        expected = rnd.to_act if self.opener() is not None else None  # the opener, or after him when all-in
         key = "bring_in" if h.street == 0 else "stud_opener"
         if expected is not None and p != expected and p in rnd.players:
             what = ("the lowest up card brings in" if h.street == 0 else "the best hand showing speaks first")
