@@ -13,12 +13,12 @@ import warnings
 from decimal import Decimal
 
 import pytest
-from pokerkit import FixedLimitSevenCardStud, HandHistory, Mode
-
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.rules.engine import replay
 from pitwatch.schemas.phh import events_of
 from pitwatch.schemas.phh_export import PhhExportError, export_phh
+from pokerkit import FixedLimitSevenCardStud, HandHistory, Mode
+
 from tests.rules.poker_hands import Table
 from tests.rules.test_poker_variants_play import ANTE, AUTOMATIONS, MIN, _stud
 

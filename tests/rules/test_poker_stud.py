@@ -21,6 +21,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from pitwatch.rules.poker.stud import best_up_cards, lowest_up_card
+
 from tests.rules.poker_hands import Hand, Table, due, judge, kinds
 
 SEATS = {"A": (1, "100.00"), "B": (2, "100.00"), "C": (3, "100.00"), "D": (4, "100.00")}

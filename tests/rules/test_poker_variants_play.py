@@ -21,14 +21,12 @@ from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from pokerkit import (Automation, BettingStructure, Deck, FixedLimitSevenCardStud, Mode, Opening, StandardHighHand,
-                      State, Street)
-
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.rules.engine import replay
 from pitwatch.rules.poker.draw import can_open
 from pitwatch.schemas.events import EVENT_ADAPTER
 from pitwatch.schemas.pokerkit_hand import cents_divmod, hand_events
+from pokerkit import Automation, BettingStructure, Deck, FixedLimitSevenCardStud, Mode, Opening, StandardHighHand, State, Street
 
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,

@@ -1,18 +1,18 @@
-"""Five-card draw («Póquer cubierto de cinco cartas con descarte», 004_5c9c19b250457762.txt I.1.10.A,
-L4824-L4967): the hooks of a hand (:class:`~pitwatch.rules.poker.variants.VariantRules`).
+"""Five-card draw («Póquer cubierto de cinco cartas con descarte», 004_5c9c19b250457762.txt L4824-L4967,
+I.1.10.A): the hooks of a hand (:class:`~pitwatch.rules.poker.variants.VariantRules`).
 
-- **Deal and first interval** (L4838-L4853). The ante, five cards face down each, then the first
+- **Deal and first interval** (004 L4838-L4853). The ante, five cards face down each, then the first
   interval from the «mano» (the first seat after the marca). «Abrir» the pot, its first bet, needs
   «una pareja de J o una combinación de superior valor»; a player may pass without it. The opener's
-  five dealt cards, when the events show them, are checked: opening without the pair is a «jugada
-  falsa» (L4955-L4964): flagged, and he may not win the pot.
-- **The draw** (L4875-L4889, ``cards_discarded``). Once the bets are equal, each player still in
+  five dealt cards, when the events show them, are checked: opening without the pair makes the play «falsa»
+  (004 L4955-L4964): flagged, and he may not win the pot.
+- **The draw** (004 L4875-L4889, ``cards_discarded``). Once the bets are equal, each player still in
   discards «de uno o más naipes» (0: he is «servido»), at most the ruleset's ``max_discard`` (all
   five), starting with the opener and in turn, and is dealt as many «de manera que tenga cinco»
   before the next one discards. A discard while the first interval is open, out of turn, by a player
   out of the hand or beyond the limit, and a replacement count other than the discard, are flagged.
-  A draw after a first interval nobody opened is flagged: that is a «mano en blanco» (L4863-L4866).
-- **Second interval** (L4916-L4923). The opener speaks first; when he folded, the first live player
+  A draw after a first interval nobody opened is flagged: that is a «mano en blanco» (004 L4863-L4866).
+- **Second interval** (004 L4916-L4923). The opener speaks first; when he folded, the first live player
   after him (the ruleset's ambiguity). Then the showdown: the five cards shown, with «figuras»
   (:func:`~pitwatch.rules.poker.showdown.hand_of`, ``five_with_figuras``).
 """
@@ -78,9 +78,9 @@ class DrawRules(VariantRules):
                                       "false_opener", eid, p, event.amount))
         return out
 
-    def opener(self) -> str | None:
+    def _opener_opener(self) -> str | None:
         """The second interval: the opener, or the first live player after him."""
-        return self._first_from_opener() if self.hand.street >= 1 else None
+        return self._first_from_opener()
 
     def _first_from_opener(self) -> str | None:
         h = self.hand

@@ -42,8 +42,8 @@ from typing import Any
 from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, RuleError, Violation, ViolationKind
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models.poker import PokerRuleset, PokerVariant
-from pitwatch.rules.poker.betting import BettingError, BettingRound
 from pitwatch.rules.poker import revenue
+from pitwatch.rules.poker.betting import BettingError, BettingRound
 from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
 from pitwatch.rules.poker.showdown import ShowdownError, winners
 from pitwatch.rules.poker.variants import rules_for

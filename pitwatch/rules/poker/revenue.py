@@ -1,6 +1,6 @@
 """The house's benefit at póquer en círculo, in the form the table takes (004 L4077-L4101, II.4).
 
-«El beneficio del Casino de Juego se podrá obtener eligiendo una de las dos opciones» (L4077-L4080),
+«El beneficio del Casino de Juego se podrá obtener eligiendo una de las dos opciones» (004 L4077-L4080),
 then three letters; the table option ``revenue`` says which one the table takes:
 
 - ``rake`` (a, L4082-L4088): up to 5 per 100 of the money put in each hand, into the «cagnotte»
@@ -15,7 +15,7 @@ A session fee is a table-level ``session_fee_taken`` (:func:`fee_taken`): compar
 (rate x base rounded down to the cent, or the fixed fee), a difference is a ``rake_discrepancy`` of
 recorded - due; a fee under the rake form, or a second fee of a player in one session, is not due at
 all. The session is the table's opening to its close (the ruleset's ambiguity): at the close a
-session shorter than twice the players who paid, each «postre» twice (L4095-L4097), is a procedure
+session shorter than twice the players who paid, each «postre» twice (004 L4095-L4097), is a procedure
 violation (:func:`session_closed`). Under a session form no rake is due on a hand.
 
 The session's fees are kept in ``ctx.carry["session"]`` (JSON: money as strings). Pure: no I/O.

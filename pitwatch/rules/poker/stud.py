@@ -1,24 +1,24 @@
-"""Seven-card stud («Seven Stud Póquer», 004_5c9c19b250457762.txt I.1.10.B).1, L4969-L5185): the
+"""Seven-card stud («Seven Stud Póquer», 004_5c9c19b250457762.txt L4969-L5185, I.1.10.B).1): the
 hooks of a hand (:class:`~pitwatch.rules.poker.variants.VariantRules`).
 
 - **Cards.** Every player who wants cards posts the ante; then three cards each, «los dos primeros
-  cubiertos y el tercero descubierto» (L5003-L5007); the fourth, fifth and sixth face up (L5019-L5044),
-  the seventh face down (L5046-L5052): the ruleset's ``deal`` (``ddu u u u d``), one betting interval
+  cubiertos y el tercero descubierto» (004 L5003-L5007); the fourth, fifth and sixth face up (004 L5019-L5044),
+  the seventh face down (004 L5046-L5052): the ruleset's ``deal`` (``ddu u u u d``), one betting interval
   after each street. A card of the next street closes the interval before it; dealt while that
-  interval is open it is a premature card (L5143-L5146). The events say which cards are face up
+  interval is open it is a premature card (004 L5143-L5146). The events say which cards are face up
   (``card_dealt.face_up``).
-- **Bring-in** (L5009-L5017). The lowest up card speaks first, «sin que pueda pasar ni retirarse»,
+- **Bring-in** (004 L5009-L5017). The lowest up card speaks first, «sin que pueda pasar ni retirarse»,
   with at least the table minimum: the hand's first action is his ``bring_in`` (or ``bet``). Equal
   ranks: the lowest suit (the ruleset's ``suits`` from the highest, and its ambiguity).
-- **Later streets** (L5019-L5031, L5043-L5044). The best hand showing opens (pairs, two pairs,
+- **Later streets** (004 L5019-L5031, L5043-L5044). The best hand showing opens (pairs, two pairs,
   trios, four of a kind, else the highest cards: pokerkit's own opening lookup of stud); equal: the
   closest to the «mano». He may check or bet, «En ningún caso podrá retirarse».
-- **Limits** (L4989-L4998): at fixed limit the first two intervals at the minimum, the next three
+- **Limits** (004 L4989-L4998): at fixed limit the first two intervals at the minimum, the next three
   at twice it (the general ``fixed_limit_low_streets``); when a player's first two up cards pair, the
   fourth street may be played at the high limit, and its first bet sets the level.
-- **Showdown.** The best five of the seven (L4974-L4981, pokerkit's ``StandardHighHand``); the hand
+- **Showdown.** The best five of the seven (004 L4974-L4981, pokerkit's ``StandardHighHand``); the hand
   read is every card dealt to the seat and shown; a hand of more or fewer than seven is void
-  (L5051-L5052, L5125-L5126).
+  (004 L5051-L5052, L5125-L5126).
 """
 
 from __future__ import annotations
@@ -100,12 +100,13 @@ class StudRules(VariantRules):
             h._close_interval()
         return out
 
-    def opener(self) -> str | None:
-        """Third street: the lowest up card; later streets: the best hand showing."""
-        live = self._live_from_mano()
-        if self.hand.street == 0:
-            return lowest_up_card(self.up(live, self.ends[0]), self.hand.variant.suits)
-        return best_up_cards(self.up(live))
+    def _opener_lowest_up_card(self) -> str | None:
+        """Third street: the lowest up card of the first cards dealt."""
+        return lowest_up_card(self.up(self._live_from_mano(), self.ends[0]), self.hand.variant.suits)
+
+    def _opener_best_up_cards(self) -> str | None:
+        """A later street: the best hand showing."""
+        return best_up_cards(self.up(self._live_from_mano()))
 
     def before_action(self, event: Any, eid: str, rnd: BettingRound) -> list[Violation]:
         """The bring-in (third street) and the opener of a later street: the right player, who does

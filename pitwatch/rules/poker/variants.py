@@ -17,7 +17,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from pitwatch.rules.base import Violation, ViolationKind
+from pitwatch.rules.base import RuleError, Violation, ViolationKind
 from pitwatch.rules.poker.betting import BettingRound
 
 if TYPE_CHECKING:
@@ -56,9 +56,20 @@ class VariantRules:
         return []
 
     def opener(self) -> str | None:
-        """The player who opens the interval about to start, or ``None`` for the general rule
-        (after the big blind, or the first live seat after the marca)."""
-        return None
+        """The player who opens the interval about to start, by the variant's ``first_opener`` (the
+        first interval) or ``later_opener`` rule: ``None`` for ``position``, the general rule (after the
+        big blind, or the first live seat after the marca); else the family's ``_opener_<rule>``.
+        Raises :class:`~pitwatch.rules.base.RuleError` for a rule the family does not know."""
+        v = self.hand.variant
+        rule = v.first_opener if self.hand.street == 0 else v.later_opener
+        if rule == "position":
+            return None
+        method = getattr(self, f"_opener_{rule}", None)
+        if method is None:
+            raise RuleError(f"a {v.family} variant cannot open an interval by {rule!r}",
+                            self.hand.ctx.ruleset.cite(self.hand.ctx.option("variant")))
+        found: str | None = method()
+        return found
 
     def before_action(self, event: Any, eid: str, rnd: BettingRound) -> list[Violation]:
         """Checks of a betting action before the interval judges it; may move ``rnd``'s turn to the
