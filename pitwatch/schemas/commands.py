@@ -56,7 +56,8 @@ def export_phh_cmd(
 ) -> None:
     """Write every poker hand of EVENTS as PHH (no-limit hold'em; stud tables as fixed-limit stud;
     five-card draw has no PHH variant), which pokerkit reads back and replays: players from the seat
-    after the marca, hole cards where dealt face down, actions, board and showdown. The rake and the croupier's awards are not PHH's (see docs/encodings.md)."""
+    after the marca, hole cards where dealt face down, actions, board and showdown. The rake and the
+    croupier's awards are not PHH's (see docs/encodings.md)."""
     from pokerkit import HandHistory
 
     from pitwatch.schemas.events import InvalidEvent, parse_event
