@@ -180,24 +180,27 @@ def _check(variant: str, structure: str, state: Any, stacks: list[Decimal]) -> N
     assert {x.kind for x in w.violations} <= {"payout_discrepancy", "rake_discrepancy"}  # no rake recorded
 
 
-@settings(max_examples=40, deadline=None)
-@given(players=st.integers(4, 7), stacks=st.lists(st.integers(3, 200), min_size=7, max_size=7),
-       seed=st.integers(0, 2**32 - 1))
-def test_random_stud_hands_pokerkit_plays_are_judged_clean_l4969_l5185(players, stacks, seed):
+def _played(play: Any, players: int, stacks: list[int], seed: int) -> tuple[Any, list[Decimal]]:
     chips = [Decimal(s) for s in stacks[:players]]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        state = _stud(players, chips, seed)
+        return play(players, chips, seed), chips
+
+
+SEEDS = st.integers(0, 2**32 - 1)
+STACKS = st.lists(st.integers(3, 200), min_size=7, max_size=7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(4, 7), stacks=STACKS, seed=SEEDS)
+def test_random_stud_hands_pokerkit_plays_are_judged_clean_l4969_l5185(players, stacks, seed):
+    state, chips = _played(_stud, players, stacks, seed)
     _check("stud", "fixed_limit", state, chips)
 
 
 @settings(max_examples=40, deadline=None)
-@given(players=st.integers(2, 6), stacks=st.lists(st.integers(3, 200), min_size=6, max_size=6),
-       seed=st.integers(0, 2**32 - 1))
+@given(players=st.integers(2, 6), stacks=STACKS, seed=SEEDS)
 def test_random_draw_hands_pokerkit_plays_are_judged_clean_l4824_l4967(players, stacks, seed):
-    chips = [Decimal(s) for s in stacks[:players]]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        state = _draw(players, chips, seed)
+    state, chips = _played(_draw, players, stacks, seed)
     assume(not _figuras(state))
     _check("draw", "no_limit", state, chips)

@@ -407,10 +407,12 @@ class PokerRound(GameRound):
         diff = self.rake_recorded - rake_due
         if diff == 0:
             return out
-        rate = revenue.rake_rate(self.ctx)
+        form = self.ctx.option("revenue")
+        how = (f"{revenue.rake_rate(self.ctx)} of the pots, rounded down" if form == "rake"
+               else f"the table takes its benefit per session ({form}), no rake")
         return out + [Violation(ViolationKind.RAKE_DISCREPANCY,
                           f"hand {self.round_id}: {self.rake_recorded} EUR put in the cagnotte, {rake_due} due "
-                          f"({rate} of the pots, rounded down): {abs(diff)} EUR {'too much' if diff > 0 else 'too little'}",
+                          f"({how}): {abs(diff)} EUR {'too much' if diff > 0 else 'too little'}",
                           self._cite("rake"), tuple(self.rake_events), None, None, diff)]
 
     def void(self, reason: str) -> list[ExpectedSettlement]:
