@@ -136,12 +136,11 @@ class DrawRules(VariantRules):
 
     def seat_card(self, event: Any, eid: str) -> list[Violation]:
         """A card dealt to a seat; after a discard, one of its replacements."""
-        out = super().seat_card(event, eid)
-        p = self.player_at(event.hand)
+        p = self.keep_card(event)
         if p is not None and p in self.owed:
             left, first = self.owed[p]
             self.owed[p] = (left - 1, first)
-        return out
+        return []
 
     def _owed_check(self, eid: str) -> list[Violation]:
         """Replacements dealt other than discarded, for every discard so far (then forgotten)."""

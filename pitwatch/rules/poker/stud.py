@@ -84,8 +84,7 @@ class StudRules(VariantRules):
     def seat_card(self, event: Any, eid: str) -> list[Violation]:
         """Keep the card; the first card of a later street closes the interval before it (a premature
         card while it is open, 004 L5143-L5146)."""
-        super().seat_card(event, eid)
-        p = self.player_at(event.hand)
+        p = self.keep_card(event)
         if p is None:
             return []
         n = len(self.cards[p])

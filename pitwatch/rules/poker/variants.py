@@ -48,11 +48,17 @@ class VariantRules:
         seat = int(hand_id)
         return next((p for p, s in self.hand.seats.items() if s == seat), None)
 
-    def seat_card(self, event: Any, eid: str) -> list[Violation]:
-        """A ``card_dealt`` to a seat: kept as the player's card."""
+    def keep_card(self, event: Any) -> str | None:
+        """Keep a ``card_dealt`` to a seat as its player's card; returns the player (``None``: nobody
+        is dealt in at that seat)."""
         p = self.player_at(event.hand)
         if p is not None:
             self.cards.setdefault(p, []).append((event.card, bool(event.face_up)))
+        return p
+
+    def seat_card(self, event: Any, eid: str) -> list[Violation]:
+        """A ``card_dealt`` to a seat: nothing to check at a board variant (the hole cards are read
+        from the showdown)."""
         return []
 
     def opener(self) -> str | None:
