@@ -560,6 +560,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/poker/stud.py:lowest_up_card": ["carta mas baja"],
     "pitwatch/rules/poker/stud.py:best_up_cards": ["mas cercana a la mano"],
     "pitwatch/rules/poker/stud.py:StudRules.seat_card": ["no hayan finalizado las apuestas"],
+    "pitwatch/rules/poker/stud.py:StudRules.before_action": ["se dara por buena"],
     "pitwatch/rules/poker/stud.py:StudRules._open_pair_limit": ["limite mas alto"],
     "pitwatch/rules/poker/draw.py": ["descarte", "cinco cubiertos", "pareja de j", "combinacion minima", "descartarse",
                                     "mano en blanco", "abierto el bote"],

@@ -146,3 +146,23 @@ def test_a_draw_nobody_opened_is_a_blank_hand_l4863_l4866():
     h.act("A", "check").act("B", "check").act("C", "check").discard("A", 1).deal(1, "2H").end()
     (v,) = judge(t)
     assert any(x.kind == "procedure" and "L4842-L4853" in x.citation for x in v.violations)
+
+
+def test_when_the_opener_folded_the_draw_and_second_interval_start_after_him_l4916_l4919():
+    """A opens (2.00), B raises to 6.00, C calls 6.00, A folds: the draw and the second interval start with
+    the first live player after A (B, the ruleset's reading of «a su derecha»), then C. Both stand pat, B
+    checks, C bets 4.00, B folds: C's 4.00 back; the pot 1.50 + 2.00 + 6.00 + 6.00 = 15.50 less 5% (0.775,
+    rounded down 0.77): 14.73 to C, who is due 18.73 with his bet."""
+    t = Table(variant="draw")
+    h = t.hand(3, SEATS)
+    for p in "ABC":
+        h.act(p, "ante", "0.50")
+    for k in range(5):
+        h.deal(1, ("JS", "JD", "4C", "7H", "9S")[k]).deal(2, B_CARDS[k]).deal(3, ("AS", "KD", "5C", "6H", "3D")[k])
+    h.act("A", "bet", "2.00").act("B", "raise", "6.00").act("C", "call", "6.00").act("A", "fold")
+    h.discard("B", 0).discard("C", 0)
+    h.act("B", "check").act("C", "bet", "4.00").act("B", "fold")
+    h.back("C", "4.00").rake("0.77").award("C", "14.73").end()
+    (v,) = judge(t)
+    assert kinds(v) == []
+    assert due(v) == {"A": "0.00", "B": "0.00", "C": "18.73"}

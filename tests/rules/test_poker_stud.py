@@ -27,14 +27,14 @@ from tests.rules.poker_hands import Hand, Table, due, judge, kinds
 SEATS = {"A": (1, "100.00"), "B": (2, "100.00"), "C": (3, "100.00"), "D": (4, "100.00")}
 
 
-def _third_street(t: Table) -> Hand:
+def _third_street(t: Table, downs: bool = True) -> Hand:
     """Antes 4 x 0.50; third street: A 2H 7H / KH, B 2C 7D / 3C, C AH 5S / 3D, D QC JC / 8H. The lowest up
     card: B's 3C and C's 3D are equal in rank, clubs is the lowest suit: B brings in."""
     h = t.hand(4, SEATS)
     for p in "ABCD":
         h.act(p, "ante", "0.50")
     down = {1: ("2H", "7H"), 2: ("2C", "7D"), 3: ("AH", "5S"), 4: ("QC", "JC")}
-    for k in range(2):
+    for k in range(2 if downs else 0):
         for seat in (1, 2, 3, 4):
             h.deal(seat, down[seat][k])
     for seat, card in ((1, "KH"), (2, "3C"), (3, "3D"), (4, "8H")):
@@ -42,7 +42,7 @@ def _third_street(t: Table) -> Hand:
     return h
 
 
-def _full_hand(t: Table, fourth_opener: str = "C") -> Hand:
+def _full_hand(t: Table, fourth_opener: str = "C", downs: bool = True) -> Hand:
     """The whole hand (module docstring's table):
 
     - third street: B brings in 1.00, C calls, D folds, A raises to 2.00, B and C call: pot 2.00 + 3 x 2.00 = 8.00;
@@ -53,7 +53,7 @@ def _full_hand(t: Table, fourth_opener: str = "C") -> Hand:
     - seventh (A 9D, C 6C down): C checks, A bets 2.00, C calls: 28.00.
 
     A put in 0.50 + 2 + 2 + 2 + 4 + 2 = 12.50, C the same, B 0.50 + 2 = 2.50, D 0.50: 28.00."""
-    h = _third_street(t)
+    h = _third_street(t, downs)
     h.act("B", "bring_in", "1.00").act("C", "call", "1.00").act("D", "fold").act("A", "raise", "2.00")
     h.act("B", "call", "1.00").act("C", "call", "1.00")
     h.deal(1, "4C", up=True).deal(2, "KS", up=True).deal(3, "3S", up=True)
@@ -107,7 +107,7 @@ def test_stud_bring_in_by_the_wrong_player_is_flagged_l5009_l5017():
     (v,) = judge(t)
     wrong = [x for x in v.violations if x.kind == "illegal_decision"]
     assert len(wrong) == 1 and wrong[0].player_id == "C"
-    assert "L5009-L5017" in wrong[0].citation and "it is B's" in wrong[0].message
+    assert "L5009-L5017" in wrong[0].citation and "B's" in wrong[0].message and "the bet stands" in wrong[0].message
 
 
 def test_stud_bring_in_may_not_check_or_fold_l5009_l5017():
@@ -182,3 +182,31 @@ def test_best_up_cards_pairs_beat_high_cards_and_equal_hands_go_to_the_closest_t
     assert best_up_cards({"A": ["KH", "4C"], "B": ["KS", "3C"]}) == "A"
     assert best_up_cards({"B": ["KH", "4C"], "A": ["KS", "4D"]}) == "B"  # equal: the first from the mano
     assert best_up_cards({"A": ["5H", "6H", "7H", "8H"], "B": ["2C", "2D", "3S", "9C"]}) == "B"  # no straight, no colour
+
+
+def test_a_stud_record_without_the_hole_cards_follows_the_streets_by_the_up_cards_l5003_l5052():
+    """A hand history may miss the two hole cards of each player (it knows the up cards, the seventh card
+    dealt down, and the hands shown): the n-th up card is the player's (n + 2)-th card and a down card after
+    four up cards is his seventh, so every street still closes and opens as it should. The hand above
+    settles the same, with no violation: 26.60 to A."""
+    t = Table(variant="stud", structure="fixed_limit")
+    h = _full_hand(t, downs=False)
+    h.show("A", "2H", "7H", "KH", "4C", "5H", "9H", "9D").show("C", "AH", "5S", "3D", "3S", "6D", "AS", "6C")
+    h.rake("1.40").award("A", "26.60").end()
+    (v,) = judge(t)
+    assert kinds(v) == []
+    assert due(v)["A"] == "26.60"
+
+
+def test_a_stud_hand_shown_with_six_cards_is_void_l5051_l5052():
+    """Without the hole cards on record, A shows one hole card only (2H; his 7H missing): with the five
+    dealt on record, six cards. «Una mano con más o menos de siete cartas se considerará nula»: flagged, and
+    his flush no longer counts: C's two pairs take the pot, 26.60."""
+    t = Table(variant="stud", structure="fixed_limit")
+    h = _full_hand(t, downs=False)
+    h.show("A", "2H", "KH", "4C", "5H", "9H", "9D").show("C", "AH", "5S", "3D", "3S", "6D", "AS", "6C")
+    h.rake("1.40").award("C", "26.60").end()
+    (v,) = judge(t)
+    assert [x.kind for x in v.violations] == ["procedure"]
+    assert "L5046-L5052, L5125-L5126" in v.violations[0].citation
+    assert due(v)["C"] == "26.60"

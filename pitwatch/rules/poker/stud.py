@@ -70,6 +70,8 @@ class StudRules(VariantRules):
         deal = hand.variant.deal
         self.ends = [sum(len(d) for d in deal[:k + 1]) for k in range(len(deal))]
         """Cards each player holds when each street is dealt (3, 4, 5, 6, 7)."""
+        self.up_at = [k + 1 for k, face in enumerate("".join(deal)) if face == "u"]
+        """The place of each up card among a player's cards (3, 4, 5, 6)."""
         self.acted_on: set[int] = set()
 
     def up(self, players: list[str], upto: int | None = None) -> dict[str, list[str]]:
@@ -87,8 +89,7 @@ class StudRules(VariantRules):
         p = self.keep_card(event)
         if p is None:
             return []
-        n = len(self.cards[p])
-        street = next((k for k, end in enumerate(self.ends) if n <= end), len(self.ends) - 1)
+        street = self._street_of(self.cards[p])
         out: list[Violation] = []
         h = self.hand
         while h.street < street:
@@ -98,6 +99,15 @@ class StudRules(VariantRules):
                                           "betting interval was over (a premature card)", "stud_premature", eid))
             h._close_interval()
         return out
+
+    def _street_of(self, cards: list[tuple[str, bool]]) -> int:
+        """The street of a player's last card: by how many cards he holds, or, when the record misses
+        some down cards (a hand history that knows only the up cards), by his up cards: the u-th up
+        card is his ``up_at[u]``-th card, and a down card after it comes later."""
+        ups = sum(1 for _, face_up in cards if face_up)
+        floor = self.up_at[min(ups, len(self.up_at)) - 1] if ups else 0
+        n = max(len(cards), floor + (0 if cards[-1][1] or not ups else 1))
+        return next((k for k, end in enumerate(self.ends) if n <= end), len(self.ends) - 1)
 
     def _opener_lowest_up_card(self) -> str | None:
         """Third street: the lowest up card of the first cards dealt."""
@@ -123,9 +133,10 @@ class StudRules(VariantRules):
         expected = rnd.to_act if self.opener() is not None else None  # the opener, or after him when all-in
         key = "bring_in" if h.street == 0 else "stud_opener"
         if expected is not None and p != expected and p in rnd.players:
-            what = ("the lowest up card brings in" if h.street == 0 else "the best hand showing speaks first")
-            out.append(self.violation(ViolationKind.ILLEGAL_DECISION, f"{p} opened the betting of street {h.street + 3}: "
-                                      f"{what}, it is {expected}'s", key, eid, p, event.amount))
+            what = ("the lowest up card brings in (the bet stands, 004 L5159-L5163)" if h.street == 0
+                    else "the best hand showing speaks first")
+            out.append(self.violation(ViolationKind.ILLEGAL_DECISION, f"{p} opened the betting of street {h.street + 3}, "
+                                      f"it is {expected}'s: {what}", key, eid, p, event.amount))
             rnd.turn = rnd.players.index(p)  # flagged once here, not again as out of turn
         if action == "fold" or (h.street == 0 and action not in ("bring_in", "bet")):
             out.append(self.violation(ViolationKind.ILLEGAL_DECISION, f"{p} opened street {h.street + 3} with a "
