@@ -114,3 +114,14 @@ def test_a_session_shorter_than_two_turns_as_postre_each_is_flagged_at_the_close
         assert bool(found) is flagged
         if flagged:
             assert "L4092-L4097" in found[0].citation and "3 hands" in found[0].message
+
+
+def test_session_options_the_engine_cannot_read_are_flagged_not_crashed_on_l4090_l4101():
+    """A rate that is not a number, a base that is neither, no fee announced: each is a procedure finding at
+    the opening, and the fees taken then are not compared (nothing to compare with)."""
+    for options in ({"revenue": "session_rate", "session_rate": "ten"},
+                    {"revenue": "session_rate", "session_rate": "0.10", "session_base": "stack"},
+                    {"revenue": "session_fee"}):
+        t = Table(**options)
+        _fee(t, "A", "5.00")
+        assert [x.kind for x in table_findings(t)] == ["procedure"], options

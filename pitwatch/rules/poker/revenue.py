@@ -23,7 +23,7 @@ The session's fees are kept in ``ctx.carry["session"]`` (JSON: money as strings)
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
 from pitwatch.rules.base import Violation, ViolationKind
@@ -53,25 +53,36 @@ def fee_due(ctx: TableContext) -> tuple[Decimal | None, str]:
     the rake (004 L4090-L4101, II.4.b-c)."""
     form = ctx.option("revenue")
     if form == "session_fee":
-        fee = ctx.option("session_fee")
-        return (Decimal(fee), f"the fixed fee {fee}") if fee else (None, "no session_fee announced")
+        fee = _euros(ctx, "session_fee")
+        return (fee, f"the fixed fee {fee}") if fee is not None else (None, "no session_fee announced")
     if form != "session_rate":
         return None, "the table takes the rake, not a session fee"
     bounds = _model(ctx).revenue
-    rate_text = ctx.option("session_rate")
-    if not rate_text:
+    rate = _euros(ctx, "session_rate")
+    if rate is None:
         return None, "no session_rate announced"
-    rate = Decimal(rate_text)
     if not bounds.session_rate_min <= rate <= bounds.session_rate_max:
         return None, f"session_rate {rate} is outside {bounds.session_rate_min}..{bounds.session_rate_max}"
-    if ctx.option("session_base") == "initial_stack":
-        stack = ctx.option("initial_stack")
-        if not stack:
+    base_kind = ctx.option("session_base")
+    if base_kind == "initial_stack":
+        stack = _euros(ctx, "initial_stack")
+        if stack is None:
             return None, "no initial_stack announced"
-        base, name = Decimal(stack), f"the initial stack {stack}"
-    else:
+        base, name = stack, f"the initial stack {stack}"
+    elif base_kind == "max_bet":
         base, name = ctx.max_bet, f"the table maximum {ctx.max_bet}"
+    else:
+        return None, f"session_base {base_kind!r} is neither max_bet nor initial_stack"
     return (rate * base).quantize(CENT, rounding=ROUND_DOWN), f"{rate} x {name}, rounded down"
+
+
+def _euros(ctx: TableContext, option: str) -> Decimal | None:
+    """Table option ``option`` as a non-negative decimal; ``None`` when empty or not one."""
+    try:
+        value = Decimal(ctx.option(option))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value >= 0 else None
 
 
 def _session(ctx: TableContext) -> dict[str, Any]:
