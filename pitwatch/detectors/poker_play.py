@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-FORCED = frozenset({"ante", "small_blind", "big_blind"})
-"""Actions the rules force (antes and blinds): no decision of the player."""
+FORCED = frozenset({"ante", "small_blind", "big_blind", "bring_in"})
+"""Actions the rules force (antes, blinds, stud's bring-in): no decision of the player. A bring-in
+opens the betting like a bet: its player is the interval's aggressor."""
 AGGRESSIVE = frozenset({"bet", "raise"})
 """Actions that put the others to a decision: a bet or a raise."""
 
@@ -56,6 +57,7 @@ def situations(decisions: Iterable[tuple[int, str, str, bool]]) -> list[Situatio
         if i != interval:
             aggressor, interval = "", i
         if action in FORCED:
+            aggressor = player if action == "bring_in" else aggressor
             continue
         out.append(Situation(i, player, action, frozenset(live), aggressor, open_))
         if action == "fold":

@@ -21,8 +21,8 @@ def import_phh_cmd(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Events file to write (JSONL); stdout if omitted."),
     casino: str = typer.Option("phh", "--casino", help="casino_id of the events."),
 ) -> None:
-    """Turn PHH poker hand histories (no-limit hold'em) into poker events: one table per PHH table,
-    opened with poker.andalucia and rake_rate 0 (PHH records no rake); pokerkit replays each hand and
+    """Turn PHH poker hand histories (no-limit hold'em, fixed-limit seven-card stud) into poker events:
+    one table per PHH table, opened with poker.andalucia and rake_rate 0 (PHH records no rake); pokerkit replays each hand and
     the chips it pushes are the recorded awards. The same file always gives the same events (ids
     included). See docs/encodings.md, "Import from PHH"."""
     from pitwatch.schemas.events import dump_event
@@ -54,9 +54,10 @@ def export_phh_cmd(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Events file (JSONL)."),
     out: Path = typer.Option(..., "--out", "-o", help="PHH file to write (.phhs: every hand)."),
 ) -> None:
-    """Write every poker hand of EVENTS as PHH (no-limit hold'em), which pokerkit reads back and
-    replays: players from the seat after the marca, hole cards where dealt face down, actions,
-    board and showdown. The rake and the croupier's awards are not PHH's (see docs/encodings.md)."""
+    """Write every poker hand of EVENTS as PHH (no-limit hold'em; stud tables as fixed-limit stud;
+    five-card draw has no PHH variant), which pokerkit reads back and replays: players from the seat
+    after the marca, hole cards where dealt face down, actions, board and showdown. The rake and the
+    croupier's awards are not PHH's (see docs/encodings.md)."""
     from pokerkit import HandHistory
 
     from pitwatch.schemas.events import InvalidEvent, parse_event

@@ -51,11 +51,13 @@ from pitwatch.schemas.money import Money
 from pitwatch.schemas.poker import (
     BetReturned,
     ButtonPlaced,
+    CardsDiscarded,
     HandMucked,
     HandShown,
     PokerAction,
     PotAwarded,
     RakeTaken,
+    SessionFeeTaken,
     StackCounted,
 )
 
@@ -341,8 +343,8 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     TableFill, TableCredit, TipReceived,
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-    ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
-    BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+    ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
+    BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision,
 )
 
 Event = Annotated[
@@ -353,8 +355,8 @@ Event = Annotated[
         TableFill, TableCredit, TipReceived,
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-        ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
-        BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+        ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
+        BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision,
     ],
     Field(discriminator="type"),
 ]

@@ -1,5 +1,9 @@
 """PHH, the Poker Hand History format (https://phh.readthedocs.io), to pitwatch events.
 
+Two PHH variants: no-limit hold'em (``NT``) and fixed-limit seven-card stud (``F7S``, the table's
+``variant`` ``stud``, its minimum the PHH ``small_bet``). A PHH stud bring-in (``pb``) is smaller than
+the small bet, which Andalucía does not allow (004 L5009-L5017): the engine flags it.
+
 :func:`import_phh` reads a ``.phh`` or ``.phhs`` file with pokerkit (its ``HandHistory``, a
 well-kept library, not ours) and turns every hand into the events of one poker round
 (:mod:`pitwatch.schemas.poker`): the «marca», the stacks, the forced bets, every action, the board,
@@ -14,7 +18,8 @@ derived from the hand and the event's place in it, so importing a file twice giv
 (and the pipeline keeps one copy). Times: the hand's PHH date and time in its time zone (``ET``
 and the other US abbreviations; UTC when absent), then 1 ms per event. Players keep their PHH names
 as ``player_id``. Seats: PHH ``seats`` when given, else 1..n; PHH lists the players from the small
-blind, so the «marca» is the last of them (heads-up: the small blind).
+blind, so the «marca» is the last of them (heads-up hold'em: the small blind; at stud, the last one
+too: pokerkit breaks a tie of up cards for the first player listed, the «mano»).
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ NAMESPACE = uuid.UUID("1b0e6c5e-2f9e-5d4c-9a47-50686820706b")
 """The namespace of the imported events' ids (uuid5)."""
 
 RULESET = "poker.andalucia"
+VARIANTS = {"NT": ("holdem", "no_limit"), "F7S": ("stud", "fixed_limit")}
+"""PHH variant -> the table's ``variant`` and ``structure`` options."""
 ZONES = {"ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York", "CT": "America/Chicago",
          "MT": "America/Denver", "PT": "America/Los_Angeles", "UTC": "UTC", "GMT": "UTC", "CET": "Europe/Madrid"}
 
@@ -92,18 +99,19 @@ def _hand_events(hand: _Hand, opened: bool) -> None:
     players = _players(hh)
     n = len(players)
     seats = [int(s) for s in hh.seats] if hh.seats else list(range(1, n + 1))
+    variant, structure = VARIANTS[hh.variant]
     if not opened:
-        minimum = dec(hh.min_bet or max(hh.blinds_or_straddles or [1]))
+        minimum = dec(hh.small_bet if variant == "stud" else hh.min_bet or max(hh.blinds_or_straddles or [1]))
         hand.emit("table_opened", round_id=None, ruleset_id=RULESET, jurisdiction="andalucia", min_bet=str(minimum),
                   max_bet=str(minimum * 1000), float_amount="0.00",
-                  options={"variant": "holdem", "structure": "no_limit", "rake_rate": "0"})
+                  options={"variant": variant, "structure": structure, "rake_rate": "0"})
     hh.divmod = cents_divmod
     states = list(hh)
     state = states[-1]
     hand.emit("round_started")
     blinds = [dec(b) for b in (hh.blinds_or_straddles or [0] * n)]
-    button = n - 1 if n > 2 else min(range(n), key=lambda i: (blinds[i] if i < len(blinds) else 0, i))
-    if n == 2:  # pokerkit posts a heads-up hand's blinds reversed: the small blind is the marca
+    button = n - 1 if n > 2 or variant == "stud" else min(range(n), key=lambda i: (blinds[i] if i < len(blinds) else 0, i))
+    if n == 2 and variant != "stud":  # pokerkit posts a heads-up hand's blinds reversed: the small blind is the marca
         posted = {op.player_index: dec(op.amount) for op in state.operations if type(op).__name__ == "BlindOrStraddlePosting"}
         button = min(range(n), key=lambda i: (posted.get(i, Decimal(0)), i))
     for type_, who, payload in hand_events(state, players, seats, hh.starting_stacks, seats[button]):
@@ -116,7 +124,8 @@ def import_phh(path: Path, casino_id: str = "phh") -> Iterator[EventBase]:
     in the order of the file (each table's events in order), then each table's ``table_closed``.
 
     Raises :class:`PhhError` for a file pokerkit cannot read or a hand it cannot replay (the message
-    names the hand), and for a variant other than no-limit hold'em (``NT``)."""
+    names the hand), and for a variant other than no-limit hold'em (``NT``) and fixed-limit
+    seven-card stud (``F7S``)."""
     from pokerkit import HandHistory
 
     try:
@@ -134,8 +143,9 @@ def events_of(histories: list[Any], casino_id: str = "phh", origin: str = "PHH")
     tables: dict[str, _Table] = {}
     last: dict[str, _Hand] = {}
     for number, hh in enumerate(histories, 1):
-        if hh.variant != "NT":
-            raise PhhError(f"{path}: hand {number} is variant {hh.variant!r}; pitwatch imports no-limit hold'em (NT)")
+        if hh.variant not in VARIANTS:
+            raise PhhError(f"{path}: hand {number} is variant {hh.variant!r}; pitwatch imports no-limit hold'em (NT) "
+                           "and fixed-limit seven-card stud (F7S)")
         name = f"{hh.venue or 'phh'}/{hh.table or 'table'}"[:64]
         table = tables.get(name)
         opened = table is not None
@@ -156,4 +166,4 @@ def events_of(histories: list[Any], casino_id: str = "phh", origin: str = "PHH")
         yield from hand.events
 
 
-__all__ = ["NAMESPACE", "RULESET", "PhhError", "events_of", "import_phh"]
+__all__ = ["NAMESPACE", "RULESET", "VARIANTS", "PhhError", "events_of", "import_phh"]

@@ -9,8 +9,13 @@ seat, else ``????``; every action becomes ``f``, ``cc`` (check or call) or ``cbr
 (nothing for a muck). The table id goes back to PHH's ``venue``/``table`` (split at the first ``/``),
 a round id ``H<digits>`` to its ``hand`` number, the time to ``UTC``.
 
-What PHH cannot say is left out: the rake, the croupier's awards (pokerkit replays them) and
-variants other than hold'em.
+Seven-card stud tables (``variant`` ``stud``) are written as fixed-limit stud (``F7S``): the minimum
+is the small bet, twice it the big bet; each street's cards to a seat are one ``d dh``; a bring-in of
+at least the minimum is a completion (``cbr``), a smaller one PHH's ``pb``; a shown hand is the seat's
+seven cards.
+
+What PHH cannot say is left out: the rake, the croupier's awards (pokerkit replays them). Five-card
+draw has no PHH variant (PHH's draw games are lowball and badugi): its hands are an error.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class _Hand:
     round_id: str
     minimum: Decimal
     when: Any
+    variant: str = "holdem"
     button: int = 0
     players: list[tuple[str, int, Decimal]] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
@@ -48,6 +54,7 @@ def _card(code: str) -> str:
 
 def _hands(events: Iterable[Any]) -> list[_Hand]:
     minimum: dict[str, Decimal] = {}
+    variant: dict[str, str] = {}
     hands: list[_Hand] = []
     open_: dict[str, _Hand] = {}
     for e in events:
@@ -56,9 +63,10 @@ def _hands(events: Iterable[Any]) -> list[_Hand]:
             continue
         if t == "table_opened":
             minimum[e.table_id] = e.min_bet
+            variant[e.table_id] = e.options.get("variant", "holdem")
         elif t == "round_started":
             h = open_[e.table_id] = _Hand(e.table_id, str(e.round_id), minimum.get(e.table_id, Decimal(0)),
-                                          e.occurred_at)
+                                          e.occurred_at, variant.get(e.table_id, "holdem"))
             hands.append(h)
         elif e.table_id in open_ and e.round_id == open_[e.table_id].round_id:
             h = open_[e.table_id]
@@ -78,6 +86,10 @@ def _history(h: _Hand) -> Any:
 
     if len(h.players) < 2:
         raise PhhExportError(f"{h.table_id} {h.round_id}: a hand needs two players dealt in")
+    if h.variant == "stud":
+        return _stud_history(h)
+    if h.variant == "draw":
+        raise PhhExportError(f"{h.table_id} {h.round_id}: five-card draw has no PHH variant")
     order = sorted(h.players, key=lambda p: (p[1] - h.button - 1) % 100)
     index = {p[0]: k for k, p in enumerate(order)}
     n = len(order)
@@ -146,10 +158,77 @@ def _history(h: _Hand) -> Any:
     )
 
 
+def _stud_history(h: _Hand) -> Any:
+    """A stud hand as PHH ``F7S`` (module docstring)."""
+    from pokerkit import HandHistory
+
+    order = sorted(h.players, key=lambda p: (p[1] - h.button - 1) % 100)
+    index = {p[0]: k for k, p in enumerate(order)}
+    seat_of = {p[1]: k for k, p in enumerate(order)}
+    n = len(order)
+    antes, street = [Decimal(0)] * n, [Decimal(0)] * n
+    cards: dict[int, list[str]] = {}
+    run: dict[int, list[str]] = {}
+    actions: list[str] = []
+    bring_in = h.minimum / 2
+
+    def flush_run() -> None:
+        if run:
+            street[:] = [Decimal(0)] * n
+            actions.extend(f"d dh p{k + 1} " + "".join(run[k]) for k in sorted(run))
+            run.clear()
+
+    for e in h.events:
+        if e.type == "card_dealt":
+            if e.hand.isdigit() and int(e.hand) in seat_of:
+                k = seat_of[int(e.hand)]
+                run.setdefault(k, []).append(_card(e.card))
+                cards.setdefault(k, []).append(_card(e.card))
+            continue
+        flush_run()
+        k = index.get(getattr(e, "player_id", ""), -1)
+        if e.type == "poker_action":
+            if k < 0:
+                raise PhhExportError(f"{h.table_id} {h.round_id}: {e.player_id} acted but was not dealt in")
+            if e.action == "ante":
+                antes[k] += e.amount
+            elif e.action == "fold":
+                actions.append(f"p{k + 1} f")
+            elif e.action in ("check", "call"):
+                street[k] += e.amount
+                actions.append(f"p{k + 1} cc")
+            elif e.action == "bring_in" and e.amount < h.minimum:
+                street[k] += e.amount
+                bring_in = e.amount
+                actions.append(f"p{k + 1} pb")
+            elif e.action in ("bring_in", "bet", "raise"):
+                street[k] += e.amount
+                actions.append(f"p{k + 1} cbr {street[k]}")
+        elif e.type == "hand_shown" and k >= 0:
+            seen = cards.get(k, [])
+            actions.append(f"p{k + 1} sm " + "".join(seen + [c for c in map(_card, e.cards) if c not in seen]))
+        elif e.type == "hand_mucked" and k >= 0:
+            actions.append(f"p{k + 1} sm")
+    flush_run()
+    venue, _, table = h.table_id.partition("/")
+    number = _HAND_NUMBER.match(h.round_id)
+    when = h.when
+    chips: dict[str, Any] = {  # pokerkit takes Decimal chips (typed as int)
+        "antes": antes, "bring_in": bring_in, "small_bet": h.minimum, "big_bet": 2 * h.minimum,
+        "starting_stacks": [p[2] for p in order]}
+    return HandHistory(
+        variant="F7S", ante_trimming_status=False, **chips, actions=actions,
+        players=[p[0] for p in order], seats=[p[1] for p in order],
+        venue=venue if table else None, table=table or venue, hand=int(number.group(1)) if number else None,
+        time_zone="UTC", year=when.year, month=when.month, day=when.day, time=when.time().replace(microsecond=0),
+    )
+
+
 def export_phh(events: Iterable[EventBase]) -> list[Any]:
     """A pokerkit ``HandHistory`` per poker hand of ``events`` (any order of tables; each table's
     events in ``seq`` order), in the order the hands started. Other games are skipped. Raises
-    :class:`PhhExportError` for a hand with fewer than two players or an action by a player not dealt in."""
+    :class:`PhhExportError` for a hand with fewer than two players, an action by a player not dealt in
+    or a five-card draw hand."""
     return [_history(h) for h in _hands(events)]
 
 

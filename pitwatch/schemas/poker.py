@@ -5,9 +5,12 @@ A poker «mano» is a round (``round_started`` ... ``round_ended``) whose events
 1. ``button_placed``: the seat of the «marca» (the «postre», 004 L4451-L4458, IX.1);
 2. one ``stack_counted`` per player dealt in: his seat and the chips he has in play;
 3. the forced bets as ``poker_action`` (``ante``, ``small_blind``, ``big_blind``: 004 L4425-L4448, VIII);
-4. the cards: ``card_dealt`` to a seat (``hand`` = the seat number, usually face down) or to the
-   ``board`` (the community cards, face up); a card dealt to the board closes the betting interval;
-5. the betting, one ``poker_action`` per action (``fold``, ``check``, ``call``, ``bet``, ``raise``);
+4. the cards: ``card_dealt`` to a seat (``hand`` = the seat number; ``face_up`` false for a hole
+   card, true for a stud up card) or to the ``board`` (the community cards, face up); a card dealt to
+   the board, or a stud card of the next street, closes the betting interval;
+5. the betting, one ``poker_action`` per action (``bring_in``: stud's forced opening bet; ``fold``,
+   ``check``, ``call``, ``bet``, ``raise``); at five-card draw, between the two intervals, each
+   player's ``cards_discarded`` followed by the ``card_dealt`` that replace them;
 6. the showdown: ``hand_shown`` (the cards a player shows) or ``hand_mucked``;
 7. what the croupier did with the chips: ``rake_taken`` (the house's deduction put in the «cagnotte»,
    004 L4082-L4088, II.4.a), ``bet_returned`` (an uncalled bet given back) and ``pot_awarded`` (pot
@@ -16,6 +19,9 @@ A poker «mano» is a round (``round_started`` ... ``round_ended``) whose events
 
 ``amount`` of a ``poker_action`` is what the player puts in with that action, in euros (a raise
 from 10 to 30 by a player who had 10 in is ``amount`` 20). Player ids are stable across tables.
+
+The house's benefit taken per player and session instead of a rake (004 L4090-L4101, II.4.b-c) is
+a table-level ``session_fee_taken`` (no round).
 """
 
 from __future__ import annotations
@@ -26,16 +32,18 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from pitwatch.schemas.codes import CardCode
-from pitwatch.schemas.envelope import Id, RoundEvent
+from pitwatch.schemas.envelope import EventBase, Id, RoundEvent
 from pitwatch.schemas.money import Money
 
-POKER_ACTIONS: tuple[str, ...] = ("ante", "small_blind", "big_blind", "fold", "check", "call", "bet", "raise")
-"""Values of ``poker_action.action``: the three forced bets, then the betting actions (004 IX.6)."""
+POKER_ACTIONS: tuple[str, ...] = ("ante", "small_blind", "big_blind", "fold", "check", "call", "bet", "raise",
+                                  "bring_in")
+"""Values of ``poker_action.action``: the three forced bets, the betting actions (004 IX.6), and stud's
+bring-in: the lowest up card's opening bet, at least the table minimum (004 L5009-L5017)."""
 
 FORCED_BETS: tuple[str, ...] = POKER_ACTIONS[:3]
 """The forced bets («apuestas obligatorias», 004 L4425-L4448, VIII)."""
 
-PokerActionKind = Literal["ante", "small_blind", "big_blind", "fold", "check", "call", "bet", "raise"]
+PokerActionKind = Literal["ante", "small_blind", "big_blind", "fold", "check", "call", "bet", "raise", "bring_in"]
 Seat = Annotated[int, Field(ge=1, le=10)]
 """A poker seat: at most ten, numbered clockwise (004 L4046-L4056, II.2)."""
 
@@ -66,6 +74,17 @@ class PokerAction(RoundEvent):
     player_id: Id
     action: PokerActionKind
     amount: Money = Decimal("0.00")
+
+
+class CardsDiscarded(RoundEvent):
+    """Five-card draw: ``player_id`` changes ``count`` of his cards (0: he stands pat, «servido»),
+    announced aloud; ``cards`` are the discards when the record knows them. The croupier then deals
+    him ``count`` cards (``card_dealt`` to his seat) «de manera que tenga cinco» (004 L4875-L4889)."""
+
+    type: Literal["cards_discarded"] = "cards_discarded"
+    player_id: Id
+    count: Annotated[int, Field(ge=0, le=10)]
+    cards: Annotated[list[CardCode], Field(max_length=10)] = []
 
 
 class HandShown(RoundEvent):
@@ -110,10 +129,23 @@ class BetReturned(RoundEvent):
     amount: Money
 
 
-POKER_EVENT_TYPES: tuple[type[RoundEvent], ...] = (
-    ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
+class SessionFeeTaken(EventBase):
+    """A table-level event: the croupier puts ``amount`` euros of ``player_id``'s chips in the
+    «cagnotte», the house's benefit for this player and session when the table takes it per session:
+    a percentage of the table maximum or of the initial stack, or a fixed amount (004 L4090-L4101,
+    II.4.b-c)."""
+
+    type: Literal["session_fee_taken"] = "session_fee_taken"
+    player_id: Id
+    amount: Money
+
+
+POKER_EVENT_TYPES: tuple[type[EventBase], ...] = (
+    ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
+    BetReturned, SessionFeeTaken,
 )
 """Every poker event class, in the order of a hand."""
 
-__all__ = ["FORCED_BETS", "POKER_ACTIONS", "POKER_EVENT_TYPES", "BetReturned", "ButtonPlaced", "HandMucked",
-           "HandShown", "PokerAction", "PokerActionKind", "PotAwarded", "RakeTaken", "Seat", "StackCounted"]
+__all__ = ["FORCED_BETS", "POKER_ACTIONS", "POKER_EVENT_TYPES", "BetReturned", "ButtonPlaced", "CardsDiscarded",
+           "HandMucked", "HandShown", "PokerAction", "PokerActionKind", "PotAwarded", "RakeTaken", "Seat",
+           "SessionFeeTaken", "StackCounted"]

@@ -2,7 +2,9 @@
 and the poker simulator (:mod:`pitwatch.sim.poker`).
 
 pokerkit (a well-kept library, not ours) deals, takes the actions, reads the hands and pushes the
-pots; :func:`hand_events` turns its operations into the events of :mod:`pitwatch.schemas.poker`.
+pots; :func:`hand_events` turns its operations into the events of :mod:`pitwatch.schemas.poker`:
+hold'em and Omaha, seven-card stud (up cards dealt face up, the bring-in) and five-card draw (the
+discards).
 """
 
 from __future__ import annotations
@@ -37,13 +39,40 @@ def _card(c: Any) -> str | None:
     return None if "?" in text else text[0].upper() + text[1].upper()
 
 
+def _replacements_after_discards(events: list[HandEvent], seat_of: dict[str, str]) -> list[HandEvent]:
+    """``events`` with each player's replacement cards right after his ``cards_discarded``: the croupier
+    deals them «antes que el siguiente se descarte» (004 L4883-L4884); pokerkit deals them once every
+    player has discarded."""
+    out: list[HandEvent] = []
+    i = 0
+    while i < len(events):
+        if events[i][0] != "cards_discarded":
+            out.append(events[i])
+            i += 1
+            continue
+        run: list[HandEvent] = []
+        while i < len(events) and events[i][0] == "cards_discarded":
+            run.append(events[i])
+            i += 1
+        dealt: list[HandEvent] = []
+        while i < len(events) and events[i][0] == "card_dealt" and events[i][2]["hand"] != "board":
+            dealt.append(events[i])
+            i += 1
+        for discard in run:
+            seat = seat_of[discard[2]["player_id"]]
+            out.append(discard)
+            out.extend(d for d in dealt if d[2]["hand"] == seat)
+    return out
+
+
 def hand_events(state: Any, players: list[str], seats: list[int], starting_stacks: Sequence[Any],
                 button: int) -> list[HandEvent]:
     """The events of a hand pokerkit played to its end (``state``, a pokerkit ``State`` whose
     ``operations`` are complete), from ``button_placed`` to the awards: ``players`` and ``seats`` by
     pokerkit's player index, ``starting_stacks`` theirs, ``button`` the seat of the «marca». Each event
     is ``(type, (actor role, actor id), payload)`` with money as text. Hole cards pokerkit knows are
-    dealt face down to the player's seat; ``????`` (unknown) cards are left out. The awards are the
+    dealt to the player's seat, face up when pokerkit deals them up (stud); ``????`` (unknown) cards
+    are left out. A bring-in is a ``bring_in``; a draw's discard a ``cards_discarded``. The awards are the
     chips pokerkit pushed, per pot, and what it gave back beyond them (an uncalled bet). Raises
     ``ValueError`` for a board card pokerkit does not know."""
     out: list[HandEvent] = [("button_placed", DEALER, {"seat": button})]
@@ -62,7 +91,7 @@ def hand_events(state: Any, players: list[str], seats: list[int], starting_stack
         kind = type(op).__name__
         index = getattr(op, "player_index", None)
         i: int = -1 if index is None else int(index)
-        if kind in ("AntePosting", "BlindOrStraddlePosting", "CheckingOrCalling"):
+        if kind in ("AntePosting", "BlindOrStraddlePosting", "CheckingOrCalling", "BringInPosting"):
             put[i] = put.get(i, Decimal(0)) + dec(op.amount)
         elif kind == "CompletionBettingOrRaisingTo":
             put[i] = put.get(i, Decimal(0)) + dec(op.amount) - street.get(i, Decimal(0))
@@ -74,11 +103,22 @@ def hand_events(state: Any, players: list[str], seats: list[int], starting_stack
             street[i] = street.get(i, Decimal(0)) + amount
             action = "big_blind" if amount == top_blind else "small_blind"
             emit("poker_action", who, player_id=players[i], action=action, amount=str(amount))
+        elif kind == "BringInPosting":
+            amount = dec(op.amount)
+            street[i] = street.get(i, Decimal(0)) + amount
+            emit("poker_action", who, player_id=players[i], action="bring_in", amount=str(amount))
         elif kind == "HoleDealing":
-            for c in op.cards:
+            for c, up in zip(op.cards, op.statuses or [False] * len(op.cards)):
                 code = _card(c)
                 if code is not None:
-                    emit("card_dealt", hand=str(seats[i]), card=code, face_up=False)
+                    emit("card_dealt", hand=str(seats[i]), card=code, face_up=bool(up))
+        elif kind == "StandingPatOrDiscarding":
+            cards = [_card(c) for c in op.cards]
+            known = [c for c in cards if c is not None]
+            emit("cards_discarded", who, player_id=players[i], count=len(cards),
+                 cards=known if len(known) == len(cards) else [])
+        elif kind == "BetCollection":
+            street = {}
         elif kind == "BoardDealing":
             street = {}
             for c in op.cards:
@@ -109,6 +149,7 @@ def hand_events(state: Any, players: list[str], seats: list[int], starting_stack
                 if amount:
                     pushed[k] = pushed.get(k, Decimal(0)) + dec(amount)
                     emit("pot_awarded", player_id=players[k], amount=str(dec(amount)), pot=op.pot_index)
+    out = _replacements_after_discards(out, {p: str(seats[k]) for k, p in enumerate(players)})
     # what pokerkit gave back beyond the pots it pushed (an uncalled bet), from its final stacks
     for k, p in enumerate(players):
         back = dec(state.stacks[k]) - dec(starting_stacks[k]) + put.get(k, Decimal(0)) - pushed.get(k, Decimal(0))

@@ -7,7 +7,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from pitwatch.rules.base import RoundVerdict
+from pitwatch.rules.base import RoundVerdict, Violation
 from pitwatch.rules.engine import replay
 from pitwatch.schemas.events import EVENT_ADAPTER
 
@@ -18,11 +18,11 @@ class Table:
     """A poker table: ``hand()`` starts a hand; ``events`` holds everything so far."""
 
     def __init__(self, rake: str = "0.05", variant: str = "holdem", structure: str = "no_limit",
-                 minimum: str = "1.00", table_id: str = "PK-01"):
+                 minimum: str = "1.00", table_id: str = "PK-01", maximum: str = "1000.00", **options: str):
         self.table_id, self.seq, self.events, self.hands = table_id, 0, [], 0
         self.add(None, "table_opened", ruleset_id="poker.andalucia", jurisdiction="andalucia", min_bet=minimum,
-                 max_bet="1000.00", float_amount="0.00",
-                 options={"rake_rate": rake, "variant": variant, "structure": structure})
+                 max_bet=maximum, float_amount="0.00",
+                 options={"rake_rate": rake, "variant": variant, "structure": structure, **options})
 
     def add(self, round_id: str | None, type_: str, actor: str = "D-01", **payload: Any) -> Any:
         self.seq += 1
@@ -59,6 +59,17 @@ class Hand:
         self.ev("poker_action", player, player_id=player, action=action, amount=amount)
         return self
 
+    def deal(self, seat: int, *cards: str, up: bool = False) -> "Hand":
+        """Cards dealt to ``seat``, face down (or face up: a stud up card)."""
+        for c in cards:
+            self.ev("card_dealt", hand=str(seat), card=c, face_up=up)
+        return self
+
+    def discard(self, player: str, count: int, *cards: str) -> "Hand":
+        """Five-card draw: ``player`` changes ``count`` cards (``cards``, when known)."""
+        self.ev("cards_discarded", player, player_id=player, count=count, cards=list(cards))
+        return self
+
     def board(self, *cards: str) -> "Hand":
         for c in cards:
             self.ev("card_dealt", hand="board", card=c)
@@ -92,6 +103,11 @@ class Hand:
 def judge(table: Table) -> list[RoundVerdict]:
     """The engine's verdict on every hand of ``table``."""
     return [v for v in replay(table.events) if isinstance(v, RoundVerdict)]
+
+
+def table_findings(table: Table) -> list[Violation]:
+    """The table-level violations of ``table`` (outside any hand: the session's benefit...)."""
+    return [v for v in replay(table.events) if isinstance(v, Violation)]
 
 
 def kinds(verdict: RoundVerdict) -> list[str]:

@@ -263,6 +263,19 @@ def test_one_player_in_two_places_is_prohibited_v_o():
     assert _prohibited(t) == ["004_5c9c19b250457762.txt L4274-L4275"]
 
 
+def test_a_players_action_taken_by_another_player_is_prohibited_v_j():
+    """«abandonar la mesa de juego dejando encargada a otra persona para que ésta pueda realizar o
+    igualar las demás apuestas, así como o encargárselo a otro jugador» (004 L4248-L4252): A calls
+    for B (the event's actor is A, the action B's); the croupier posting C's blind is no delegation."""
+    t = Table(rake="0")
+    h = t.hand(1, SEATS)
+    h.act("B", "small_blind", "0.50").ev("poker_action", "D-01", player_id="C", action="big_blind", amount="1.00")
+    h.act("A", "call", "1.00").ev("poker_action", "A", player_id="B", action="call", amount="0.50")
+    h.act("C", "check").board("2C", "7D", "9S").act("B", "bet", "1.00").act("C", "fold").act("A", "fold")
+    h.award("B", "4.00").end()
+    assert _prohibited(t) == ["004_5c9c19b250457762.txt L4248-L4252"]
+
+
 def test_the_blinds_are_the_two_seats_after_the_marca_viii_2_b():
     """«la persona jugadoras que haga de mano ... pondrá la mitad de la apuesta mínima, y el jugador ...
     a su izquierda ... la apuesta mínima» (004 L4440-L4445): with the marca at seat 1, B (seat 2) posts

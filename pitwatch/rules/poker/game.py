@@ -4,6 +4,8 @@ The events of a hand are described in :mod:`pitwatch.schemas.poker`. The round f
 the croupier must run it, under the ruleset ``poker.<jurisdiction>`` and the table's options
 (``variant``, ``structure``, ``rake_rate``, ``ante``):
 
+- **Variants**: the table's ``variant`` is a ``[variants.<name>]`` of the ruleset; what stud and draw
+  add (up cards and the bring-in, the discard) are the hooks of :mod:`pitwatch.rules.poker.variants`.
 - **Forced bets** (004 L4425-L4448, VIII): an ante at most half the table minimum, the small blind
   half the minimum and the big blind the minimum (less only when it is the player's whole stack),
   posted by the first seat after the «marca» and the next one.
@@ -15,7 +17,8 @@ the croupier must run it, under the ruleset ``poker.<jurisdiction>`` and the tab
   what happened at the table (the chips that crossed the line are in the pot).
 - **The house's revenue** (004 L4082-L4088, II.4.a): ``rake_rate`` x the hand's pots, rounded down
   to the cent, taken off the main pot first; a rake recorded other than that is a
-  ``rake_discrepancy`` of the difference (positive: the house took more).
+  ``rake_discrepancy`` of the difference (positive: the house took more). Under a session form of
+  the benefit no rake is due (:mod:`pitwatch.rules.poker.revenue`).
 - **Awards**: the pots (:func:`~pitwatch.rules.poker.pots.build_pots`) go to the best shown hands of
   their eligible players (:func:`~pitwatch.rules.poker.showdown.winners`), split with the odd-chip
   rule; an uncontested pot goes to the last player in without showing (IX.9); an uncalled bet goes
@@ -39,9 +42,11 @@ from typing import Any
 from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, RuleError, Violation, ViolationKind
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models.poker import PokerRuleset, PokerVariant
+from pitwatch.rules.poker import revenue
 from pitwatch.rules.poker.betting import BettingError, BettingRound
 from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
 from pitwatch.rules.poker.showdown import ShowdownError, winners
+from pitwatch.rules.poker.variants import rules_for
 from pitwatch.rules.registry import register_game
 from pitwatch.schemas.money import ZERO
 
@@ -100,6 +105,8 @@ class PokerRound(GameRound):
         (:meth:`actions_taken`)."""
         self.begun = False
         """Whether the hand has begun: a card dealt (004 L4228-L4233 counts from the first card)."""
+        self.rules = rules_for(self)
+        """The variant's hooks (stud, draw; none for hold'em and Omaha)."""
 
     # ------------------------------------------------------------------ helpers
     def _cite(self, key: str) -> str:
@@ -134,17 +141,20 @@ class PokerRound(GameRound):
             if event.player_id not in self.seats:
                 return [self._violation(ViolationKind.PROCEDURE, f"{event.player_id} acted ({event.action}) but was not "
                                         "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
+            delegated = self._delegated(event, eid)
             if event.action in ("ante", "small_blind", "big_blind"):
                 self.taken.append((self.street, event.player_id, event.action, False))
                 self.put[event.player_id] += event.amount
                 self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + event.amount
-                return self._forced(event, eid)
-            return self._act(event, eid)
+                return delegated + self._forced(event, eid)
+            if event.action == "bring_in":  # forced up to the table minimum (004 L5009-L5017)
+                self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + min(event.amount, self.ctx.min_bet)
+            return delegated + self._act(event, eid)
         if t == "card_dealt":
             self.begun = True
             return self._card(event, eid)
         if t == "hand_shown":
-            self.shown[event.player_id] = list(event.cards)
+            self.shown[event.player_id] = self.rules.shown_cards(event.player_id, list(event.cards))
             return self._shown_early(event, eid)
         if t == "hand_mucked":
             self.mucked.add(event.player_id)
@@ -158,7 +168,19 @@ class PokerRound(GameRound):
             bid = bet_id_of(self.round_id, event.player_id)
             self.recorded[bid] = RecordedSettlement(bid, "awarded", self.awarded[event.player_id], ZERO, eid)
             return []
-        return []
+        if t == "session_fee_taken":
+            return revenue.fee_taken(self.ctx, event)
+        return self.rules.on_event(event, eid)
+
+    def _delegated(self, event: Any, eid: str) -> list[Violation]:
+        """A player's action taken by another player (the event's actor), his play left in another's
+        hands (004 L4248-L4252, V.j). The croupier moving a player's chips is no delegation."""
+        actor = event.actor
+        if actor.role != "player" or actor.id == event.player_id:
+            return []
+        return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{actor.id} took {event.player_id}'s action "
+                                f"({event.action} {event.amount}): a player's bets are his own to make",
+                                "prohibited_delegation", eid, event.player_id, event.amount)]
 
     def _shown_early(self, event: Any, eid: str) -> list[Violation]:
         """A player who shows his cards while the betting is still open, not folded and with chips
@@ -241,7 +263,10 @@ class PokerRound(GameRound):
 
     def _open_interval(self) -> BettingRound:
         live = [p for p in self.seats if p not in self.folded]
-        if self.street == 0 and self.blinds:  # after the big blind (heads-up: the marca, who posted the small)
+        opener = self.rules.opener()
+        if opener is not None:  # the variant's: stud's up cards, draw's opener
+            start = self.seats[opener] - 1
+        elif self.street == 0 and self.blinds:  # after the big blind (heads-up: the marca, who posted the small)
             start = self.seats[self._posters().get("big_blind") or max(self.blinds, key=lambda q: self.blinds[q])]
         else:  # after the marca (heads-up: the big blind first, the marca last)
             start = self.button if self.button is not None else 0
@@ -267,6 +292,8 @@ class PokerRound(GameRound):
         self.put[p] += amount
         if p in self.folded or p not in rnd.players:
             return [self._violation(ViolationKind.PROCEDURE, f"{p} {action} after folding", "fold", eid, p, amount)]
+        out.extend(self.rules.before_action(event, eid, rnd))
+        action = "bet" if action == "bring_in" else action
         try:
             rnd.verify(p, action, amount)
         except BettingError as exc:
@@ -282,7 +309,7 @@ class PokerRound(GameRound):
 
     def _card(self, event: Any, eid: str) -> list[Violation]:
         if event.hand != "board":
-            return []
+            return self.rules.seat_card(event, eid)
         out: list[Violation] = []
         bounds = [sum(self.variant.streets[:k]) for k in range(len(self.variant.streets))]
         if len(self.board) in bounds:  # the first card of a street: the interval before it must be over
@@ -313,7 +340,7 @@ class PokerRound(GameRound):
 
     def _rakes(self, pots: Pots) -> list[Decimal]:
         """The rake off each pot: the rate x all the pots, rounded down, main pot first."""
-        rate = Decimal(self.ctx.option("rake_rate"))
+        rate = revenue.rake_rate(self.ctx)
         left = (pots.total * rate).quantize(CENT, rounding=ROUND_DOWN)
         out = []
         for pot in pots.pots:
@@ -323,7 +350,8 @@ class PokerRound(GameRound):
         return out
 
     def _winners(self, pot: Any, live: list[str]) -> tuple[tuple[str, ...], str]:
-        contenders = [p for p in pot.eligible if p not in self.mucked]
+        barred = self.rules.barred()
+        contenders = [p for p in pot.eligible if p not in self.mucked and p not in barred]
         if len(live) == 1:
             return (live[0],), "uncontested"
         if len(contenders) == 1:
@@ -387,7 +415,7 @@ class PokerRound(GameRound):
             _, _, rake_due = self.expected_awards()
         except PotError:
             return []
-        out = []
+        out = self.rules.check()
         if self.interval is not None and not self.interval.over:
             out.append(Violation(ViolationKind.PROCEDURE, f"hand {self.round_id} ended with the betting interval open "
                                  f"({self.interval.to_act} to act): each player in plays for what he put in",
@@ -395,10 +423,12 @@ class PokerRound(GameRound):
         diff = self.rake_recorded - rake_due
         if diff == 0:
             return out
-        rate = self.ctx.option("rake_rate")
+        form = self.ctx.option("revenue")
+        how = (f"{revenue.rake_rate(self.ctx)} of the pots, rounded down" if form == "rake"
+               else f"the table takes its benefit per session ({form}), no rake")
         return out + [Violation(ViolationKind.RAKE_DISCREPANCY,
                           f"hand {self.round_id}: {self.rake_recorded} EUR put in the cagnotte, {rake_due} due "
-                          f"({rate} of the pots, rounded down): {abs(diff)} EUR {'too much' if diff > 0 else 'too little'}",
+                          f"({how}): {abs(diff)} EUR {'too much' if diff > 0 else 'too little'}",
                           self._cite("rake"), tuple(self.rake_events), None, None, diff)]
 
     def void(self, reason: str) -> list[ExpectedSettlement]:
@@ -406,9 +436,21 @@ class PokerRound(GameRound):
         return [ExpectedSettlement(bet_id_of(self.round_id, p), p, SPOT, s, "void", s, ZERO, cite,
                                    f"hand voided: {reason}") for p, s in self.put.items()]
 
+    def finish(self) -> None:
+        """Count the hand in the session (:func:`pitwatch.rules.poker.revenue.hand_played`)."""
+        revenue.hand_played(self.ctx)
+
     @staticmethod
     def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
-        """``chips_transferred`` between players is a loan (004 L4235-L4236, V.f)."""
+        """``chips_transferred`` between players is a loan (004 L4235-L4236, V.f); the session's
+        benefit at the opening, at each ``session_fee_taken`` and at the close
+        (:mod:`pitwatch.rules.poker.revenue`)."""
+        if event.type == "table_opened":
+            return revenue.table_opened(ctx, event)
+        if event.type == "session_fee_taken":
+            return revenue.fee_taken(ctx, event)
+        if event.type == "table_closed":
+            return revenue.session_closed(ctx, event)
         if event.type == "chips_transferred":
             return [Violation(ViolationKind.PROHIBITED_PLAY, f"{event.amount} of chips passed from {event.from_player} to "
                               f"{event.to_player}: money lent between players", ctx.ruleset.cite("prohibited_loans"),

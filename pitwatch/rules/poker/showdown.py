@@ -32,9 +32,47 @@ def _cards(codes: Sequence[str]) -> list[Any]:
     return list(Card.parse("".join(c[0] + c[1].lower() for c in codes)))
 
 
-HAND_RULES = ("any_five", "two_plus_three")
-"""How a hand is made: the best five of all the cards (hold'em, 004 L5442-L5451), or exactly two
-hole cards and three of the board (Omaha, 004 L5240-L5245: pokerkit's ``OmahaHoldemHand``)."""
+HAND_RULES = ("any_five", "two_plus_three", "five_with_figuras")
+"""How a hand is made: the best five of all the cards (hold'em, 004 L5442-L5451; stud's seven,
+004 L4974-L4981), exactly two hole cards and three of the board (Omaha, 004 L5240-L5245: pokerkit's
+``OmahaHoldemHand``), or the five cards held with «figuras» (draw, :class:`FigurasHand`)."""
+
+FACES = frozenset("AKQJ")
+_TRIO_OR_BETTER = ("THREE_OF_A_KIND", "STRAIGHT", "FLUSH", "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH")
+
+
+class FigurasHand:
+    """A five-card draw hand: the standard ranking (pokerkit's ``StandardHighHand``) with «figuras»,
+    five cards that are «As, K, Q o J», between «trío» and «doble pareja» (004 L4310-L4316; only in
+    this variety). Two «figuras» rank as their five cards (004 L4353-L4355 and the ruleset's
+    ambiguity). Compare with ``<``, ``==``; ``str`` names it."""
+
+    def __init__(self, standard: Any, figuras: bool):
+        self.standard, self.figuras = standard, figuras
+        label = standard.entry.label.name
+        self.key = 2 if label in _TRIO_OR_BETTER else 1 if figuras else 0
+
+    def __lt__(self, other: "FigurasHand") -> bool:
+        return (self.key, self.standard) < (other.key, other.standard)
+
+    def __le__(self, other: "FigurasHand") -> bool:
+        return self < other or self == other
+
+    def __gt__(self, other: "FigurasHand") -> bool:
+        return other < self
+
+    def __ge__(self, other: "FigurasHand") -> bool:
+        return other <= self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FigurasHand) and (self.key, self.standard) == (other.key, other.standard)
+
+    def __hash__(self) -> int:
+        return hash((self.key, str(self.standard)))
+
+    def __str__(self) -> str:
+        text = str(self.standard)
+        return "Figuras " + text[text.index("("):] if self.key == 1 else text
 
 
 def hand_of(hole: Sequence[str], board: Sequence[str], rule: str = "any_five") -> Any:
@@ -49,6 +87,10 @@ def hand_of(hole: Sequence[str], board: Sequence[str], rule: str = "any_five") -
         raise ShowdownError(f"a hand needs five cards, not {len(codes)}")
     if rule not in HAND_RULES:
         raise ShowdownError(f"{rule!r} is not a way to make a hand ({', '.join(HAND_RULES)})")
+    if rule == "five_with_figuras":
+        if len(codes) != 5:
+            raise ShowdownError(f"a draw hand is five cards, not {len(codes)}")
+        return FigurasHand(StandardHighHand.from_game(_cards(codes), []), all(c[0] in FACES for c in codes))
     if rule == "two_plus_three":
         if len(hole) < 2 or len(board) < 3:
             raise ShowdownError(f"an Omaha hand takes two hole cards and three of the board, not {len(hole)} and {len(board)}")
@@ -69,4 +111,4 @@ def winners(pot: Pot, shown: Mapping[str, Sequence[str]], board: Sequence[str],
     return tuple(p for p in pot.eligible if p in hands and hands[p] == best)
 
 
-__all__ = ["HAND_RULES", "ShowdownError", "hand_of", "winners"]
+__all__ = ["HAND_RULES", "FigurasHand", "ShowdownError", "hand_of", "winners"]
