@@ -15,6 +15,8 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.detectors.digest import DigestBet, RoundDigest, digest_of
 from pitwatch.detectors.pair_rates import beta_binomial_tail
 from pitwatch.detectors.poker_play import Situation, situations
@@ -68,6 +70,17 @@ def test_the_beta_binomial_tail_is_exact(hits, upper):
     """a = 2, b = 5: mean 2/7, variance ab / ((a+b)^2 (a+b+1)) = 10/392; ten trials."""
     got = beta_binomial_tail(hits, 10, 2 / 7, 10 / 392, upper)
     assert got == pytest.approx(float(_exact_tail(hits, 10, 2, 5, upper)), rel=1e-9)
+
+
+@given(st.integers(1, 40), st.integers(1, 9), st.integers(1, 9), st.data())
+@settings(max_examples=150, deadline=None)
+def test_either_tail_is_exact_for_any_count(n, a, b, data):
+    """Whichever side of the mode ``hits`` lies (a far tail summed outwards, or one less the other
+    side), the tail is the rational sum."""
+    hits, upper = data.draw(st.integers(0, n)), data.draw(st.booleans())
+    mean, var = a / (a + b), a * b / ((a + b) ** 2 * (a + b + 1))
+    want = float(_exact_tail(hits, n, a, b, upper))
+    assert beta_binomial_tail(hits, n, mean, var, upper) == pytest.approx(want, rel=1e-9, abs=1e-15)
 
 
 def test_with_no_variance_the_tail_is_the_binomials():

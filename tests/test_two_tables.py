@@ -62,7 +62,7 @@ def test_only_poker_and_hands_kept_a_day():
     assert det.observe(_hand("CF-1", 1, 0, 2, "P", game="chemin_de_fer")) == []
     det.observe(_hand("PK-1", 2, 0, 2, "P"))
     det.observe(_hand("PK-1", 3, 26 * 60, 26 * 60 + 2, "P"))
-    assert [h[1] for h in det.hands["P"]] == ["H3"]
+    assert {t: [h[1] for h in hs] for t, hs in det.hands["P"].items()} == {"PK-1": ["H3"]}
 
 
 def test_the_state_is_versioned_json_and_round_trips():

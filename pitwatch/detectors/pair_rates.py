@@ -62,23 +62,48 @@ def log5_z(hits: float, n: float, a_hits: float, a_n: float, b_hits: float, b_n:
 
 def beta_binomial_tail(hits: int, n: int, mean: float, var: float, upper: bool) -> float:
     """P(X >= hits) (``upper``) or P(X <= hits) of a beta-binomial count of ``n`` trials whose rate
-    has ``mean`` and variance ``var`` (``var`` at most ``mean (1 - mean)``; 0 or less: binomial)."""
+    has ``mean`` and variance ``var`` (``var`` at most ``mean (1 - mean)``; 0 or less: binomial).
+
+    The tail on the far side of the mode is summed outwards from its edge, each term from the last by
+    the ratio of successive probabilities, until the terms no longer count; a tail that holds the mode
+    is one minus the other side's."""
     mean = min(max(mean, 1e-12), 1 - 1e-12)
     size = mean * (1 - mean) / var - 1 if var > 0 else math.inf
-    ks = range(hits, n + 1) if upper else range(0, hits + 1)
-    if size > 1e6:  # the rate is as good as known: the binomial (lgamma of huge numbers loses digits)
-        logs = [_log_comb(n, k) + k * math.log(mean) + (n - k) * math.log1p(-mean) for k in ks]
-    else:
-        a, b = mean * max(size, 1e-6), (1 - mean) * max(size, 1e-6)
-        lbeta = math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
-        logs = [_log_comb(n, k) + math.lgamma(k + a) + math.lgamma(n - k + b) - math.lgamma(n + a + b) - lbeta
-                for k in ks]
-    top = max(logs)
-    return min(1.0, math.exp(top) * sum(math.exp(x - top) for x in logs))
+    binomial = size > 1e6  # the rate is as good as known (lgamma of huge numbers loses digits)
+    a, b = (mean, 1 - mean) if binomial else (mean * max(size, 1e-6), (1 - mean) * max(size, 1e-6))
+    mode = n * mean
+    if upper:
+        return _far_tail(hits, n, a, b, binomial, 1) if hits > mode else 1 - _far_tail(hits - 1, n, a, b, binomial, -1)
+    return _far_tail(hits, n, a, b, binomial, -1) if hits < mode else 1 - _far_tail(hits + 1, n, a, b, binomial, 1)
 
 
 def _log_comb(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def _log_pmf(k: int, n: int, a: float, b: float, binomial: bool) -> float:
+    """log P(X = k): binomial (``a`` the rate, ``b`` one less it) or beta-binomial(``a``, ``b``)."""
+    if binomial:
+        return _log_comb(n, k) + k * math.log(a) + (n - k) * math.log(b)
+    return (_log_comb(n, k) + math.lgamma(k + a) + math.lgamma(n - k + b) - math.lgamma(n + a + b)
+            - math.lgamma(a) - math.lgamma(b) + math.lgamma(a + b))
+
+
+def _far_tail(k: int, n: int, a: float, b: float, binomial: bool, step: int) -> float:
+    """P(X >= k) (``step`` 1) or P(X <= k) (``step`` -1), from ``k`` outwards (``k`` beyond the mode,
+    so the terms only fall); 0 for an empty tail."""
+    if k < 0 or k > n:
+        return 0.0
+    first = _log_pmf(k, n, a, b, binomial)
+    total, term = 1.0, 1.0
+    while 0 <= k + step <= n and term > 1e-17 * total:
+        if step > 0:  # P(k+1) / P(k)
+            term *= (n - k) / (k + 1) * ((a / b) if binomial else (k + a) / (n - k - 1 + b))
+        else:  # P(k-1) / P(k)
+            term *= k / (n - k + 1) * ((b / a) if binomial else (n - k + b) / (k - 1 + a))
+        total += term
+        k += step
+    return min(1.0, math.exp(first) * total)
 
 
 def z_of(p: float) -> float:

@@ -55,7 +55,10 @@ class TwoTablesDetector:
     STATE_VERSION: ClassVar[int] = 1
 
     def __init__(self) -> None:
-        self.hands: dict[str, list[Hand]] = {}
+        self.hands: dict[str, dict[str, list[Hand]]] = {}
+        """``player -> table -> his hands there`` in the order they came, within :data:`RETENTION` of
+        his latest (:attr:`latest`)."""
+        self.latest: dict[str, datetime] = {}
         self.alerted: set[tuple[str, str, str]] = set()
         """``(player, table, table)``, the tables sorted."""
 
@@ -67,16 +70,29 @@ class TwoTablesDetector:
         players = sorted({b.player_id for b in digest.bets} | {p for _, p, _, _ in digest.decisions})
         out = []
         for p in players:
-            kept = self.hands.setdefault(p, [])
-            for other in kept:
-                if other[0] != hand[0] and other[2] < hand[3] and hand[2] < other[3]:
-                    alert = self._alert(p, other, hand, digest)
-                    if alert is not None:
-                        out.append(alert)
-            kept.append(hand)
-            latest = max(h[3] for h in kept)
-            kept[:] = [h for h in kept if h[3] >= latest - RETENTION]
+            tables = self.hands.setdefault(p, {})
+            for table, kept in tables.items():
+                if table == hand[0]:
+                    continue
+                for other in kept:
+                    if other[2] < hand[3] and hand[2] < other[3]:
+                        alert = self._alert(p, other, hand, digest)
+                        if alert is not None:
+                            out.append(alert)
+            tables.setdefault(hand[0], []).append(hand)
+            self._prune(p, hand[3])
         return out
+
+    def _prune(self, player: str, end: datetime) -> None:
+        """Forget the player's hands that ended more than :data:`RETENTION` before his latest."""
+        latest = self.latest[player] = max(self.latest.get(player, end), end)
+        tables = self.hands[player]
+        for table in list(tables):
+            kept = tables[table]
+            while kept and kept[0][3] < latest - RETENTION:
+                kept.pop(0)
+            if not kept:
+                del tables[table]
 
     def _alert(self, player: str, a: Hand, b: Hand, digest: RoundDigest) -> Alert | None:
         first, second = sorted((a, b))
@@ -97,8 +113,8 @@ class TwoTablesDetector:
     def to_state(self) -> dict[str, Any]:
         """The state as versioned JSON (never pickled); times as UTC ISO 8601."""
         return {"version": self.STATE_VERSION,
-                "hands": {p: [[t, r, s.isoformat(), e.isoformat()] for t, r, s, e in hs]
-                          for p, hs in sorted(self.hands.items())},
+                "hands": {p: [[t, r, s.isoformat(), e.isoformat()] for hs in tables.values() for t, r, s, e in hs]
+                          for p, tables in sorted(self.hands.items())},
                 "alerted": sorted(list(k) for k in self.alerted)}
 
     @classmethod
@@ -106,8 +122,11 @@ class TwoTablesDetector:
         """Inverse of :meth:`to_state`. Raises ``ValueError`` for another version."""
         check_version(state, NAME, cls.STATE_VERSION)
         out = cls()
-        out.hands = {str(p): [(str(t), str(r), datetime.fromisoformat(s), datetime.fromisoformat(e))
-                              for t, r, s, e in hs] for p, hs in state["hands"].items()}
+        for p, hs in state["hands"].items():
+            for t, r, s, e in hs:
+                hand = (str(t), str(r), datetime.fromisoformat(s), datetime.fromisoformat(e))
+                out.hands.setdefault(str(p), {}).setdefault(hand[0], []).append(hand)
+                out.latest[str(p)] = max(out.latest.get(str(p), hand[3]), hand[3])
         out.alerted = {(str(p), str(a), str(b)) for p, a, b in state["alerted"]}
         return out
 
