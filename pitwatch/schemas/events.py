@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
+from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
 from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
     SCHEMA_VERSION,
@@ -342,7 +343,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
     ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
-    BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+    BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned, CardsLost,
 )
 
 Event = Annotated[
@@ -354,7 +355,7 @@ Event = Annotated[
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
         ButtonPlaced, StackCounted, PokerAction, HandShown, HandMucked, RakeTaken, PotAwarded, BetReturned,
-        BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+        BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned, CardsLost,
     ],
     Field(discriminator="type"),
 ]
