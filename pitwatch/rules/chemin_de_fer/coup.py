@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Sequence
+from typing import Protocol, Sequence
 
 from pitwatch.rules.baccarat import STOOD, hand_total
 from pitwatch.rules.base import Ruleset, ViolationKind
@@ -142,24 +142,15 @@ def judge_coup(rules: CoupRules, cards: Sequence[tuple[str, str, str]], *, table
     third: int | None = None
     if rest and rest[0][0] == PUNTO_HAND:
         third, k = baccarat_value(rest[0][1]), 1
-        if p2 in rules.punto_stands and not punto_free:
-            out.append(Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"the punto drew on {p2}: he must stand on "
-                             f"{_list(rules.punto_stands)}", rest[0][2], PUNTO_HAND))
-    elif p2 in rules.punto_draws and not punto_free:
-        out.append(Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"the punto stood on {p2}: he must draw on "
-                         f"{_list(rules.punto_draws)}", said.get(PUNTO_HAND, rest[0][2] if rest else last), PUNTO_HAND))
+    fault = punto_fault(rules, p2, k == 1, punto_free, rest[0][2] if k else said.get(PUNTO_HAND, rest[0][2] if rest else last))
+    if fault is not None:
+        out.append(fault)
     drew = k < len(rest) and rest[k][0] == BANK_HAND
     evidence = rest[k][2] if drew else said.get(BANK_HAND, last)
-    seen = "stood" if third is None else f"drew a {third}"
-    if b2 in rules.banca_draws and not drew:
-        out.append(Fault(ViolationKind.ILLEGAL_DECISION, "banker_rule", f"the banker stood on {b2} (bacará): he must "
-                         "draw", evidence, BANK_HAND))
-    elif tableau_bound:
-        cell = rules.cell(b2, third)
-        if (cell == "T" and not drew) or (cell == "P" and drew):
-            did, must = ("drew", "stand") if drew else ("stood", "draw")
-            out.append(Fault(ViolationKind.ILLEGAL_DECISION, "banca_tableau", f"the banker {did} on {b2} when the punto "
-                             f"{seen}; he asked for the tableau, which says {must} («{cell}»)", evidence, BANK_HAND))
+    seen = "the punto " + ("stood" if third is None else f"drew a {third}")
+    fault = banker_fault(rules, b2, drew, [rules.cell(b2, third)] if tableau_bound else [], seen, evidence)
+    if fault is not None:
+        out.append(fault)
     k += 1 if drew else 0
     if k < len(rest):
         hand, card, eid = rest[k]
@@ -168,8 +159,62 @@ def judge_coup(rules: CoupRules, cards: Sequence[tuple[str, str, str]], *, table
     return out
 
 
+class DrawRules(Protocol):
+    """What :func:`punto_fault` and :func:`banker_fault` read of a game's rules (chemin de fer's
+    :class:`CoupRules`, bacará a dos paños' ``PanosRules``): the totals of the punto rule and those the
+    banker must draw on."""
+
+    @property
+    def punto_draws(self) -> frozenset[int]: ...
+    @property
+    def punto_options(self) -> frozenset[int]: ...
+    @property
+    def punto_stands(self) -> frozenset[int]: ...
+    @property
+    def banca_draws(self) -> frozenset[int]: ...
+
+
+def punto_fault(rules: DrawRules, total: int, drew: bool, free: bool, evidence: str, hand: str = PUNTO_HAND,
+                who: str = "the punto") -> Fault | None:
+    """The ``punto_rule`` fault of ``who`` (holding ``hand``) who ``drew`` (or stood) on a two-card
+    ``total``: a draw on ``punto_stands`` or a stand on ``punto_draws``; ``None`` when he was free
+    (``free``, or ``punto_options``) or kept the rule. ``evidence``: the event id of his card or his
+    word."""
+    if free:
+        return None
+    if drew and total in rules.punto_stands:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"{who} drew on {total}: he must stand on "
+                     f"{_list(rules.punto_stands)}", evidence, hand)
+    if not drew and total in rules.punto_draws:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"{who} stood on {total}: he must draw on "
+                     f"{_list(rules.punto_draws)}", evidence, hand)
+    return None
+
+
+def banker_fault(rules: DrawRules, total: int, drew: bool, cells: Sequence[str], seen: str,
+                 evidence: str) -> Fault | None:
+    """The fault of a banker who ``drew`` (or stood) on a two-card ``total``: a stand on ``banca_draws``
+    («bacará», ``banker_rule``); else, ``cells`` being the tableau's letters for each hand he plays
+    against (empty when he did not ask for the tableau), a draw or a stand against them where they all
+    say the same «T» or «P» (``banca_tableau``); «O», blank cells and cells that differ leave him free.
+    ``seen`` says what the other hands did (``"the punto stood"``)."""
+    if total in rules.banca_draws and not drew:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "banker_rule", f"the banker stood on {total} (bacará): he must "
+                     "draw", evidence, BANK_HAND)
+    if len(set(cells)) != 1:
+        return None
+    cell = cells[0]
+    if (cell == "T" and not drew) or (cell == "P" and drew):
+        did, must = ("drew", "stand") if drew else ("stood", "draw")
+        both = " for both paños" if len(cells) > 1 else ""
+        return Fault(ViolationKind.ILLEGAL_DECISION, "banca_tableau", f"the banker {did} on {total} when {seen}; he "
+                     f"asked for the tableau, which says {must}{both} («{cell}»)", evidence, BANK_HAND)
+    return None
+
+
 def _list(totals_: frozenset[int]) -> str:
     return ", ".join(str(t) for t in sorted(totals_))
 
 
-__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "Fault", "judge_coup", "rules_of", "totals"]
+__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "DrawRules", "Fault", "banker_fault", "judge_coup", "punto_fault",
+           "rules_of", "totals"]
