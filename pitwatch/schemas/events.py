@@ -32,8 +32,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
-from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
+from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost
 from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
     SCHEMA_VERSION,
     Actor,

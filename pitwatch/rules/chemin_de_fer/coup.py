@@ -50,9 +50,15 @@ class CoupRules:
     def cell(self, bank_total: int, punto_third: int | None) -> str:
         """The tableau's letter for the bank's two-card total and the punto's third card (``None``: he
         stood); ``""`` where the ruleset has no tableau or no such row."""
-        if self.tableau is None:
-            return ""
-        return self.tableau.get((bank_total, STOOD if punto_third is None else str(punto_third)), "")
+        return tableau_cell(self.tableau, bank_total, punto_third)
+
+
+def tableau_cell(tableau: dict[tuple[int, str], str] | None, bank_total: int, punto_third: int | None) -> str:
+    """The letter of ``tableau`` (``(bank total, column) -> letter``) for the bank's two-card total and
+    the punto's third card (``None``: he stood); ``""`` without a tableau or such a row."""
+    if tableau is None:
+        return ""
+    return tableau.get((bank_total, STOOD if punto_third is None else str(punto_third)), "")
 
 
 _PARSED: dict[tuple[str, str], CoupRules] = {}
@@ -217,4 +223,4 @@ def _list(totals_: frozenset[int]) -> str:
 
 
 __all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "DrawRules", "Fault", "banker_fault", "judge_coup", "punto_fault",
-           "rules_of", "totals"]
+           "rules_of", "tableau_cell", "totals"]

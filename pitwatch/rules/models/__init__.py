@@ -64,6 +64,5 @@ def validate_ruleset(data: dict[str, Any]) -> RulesetModel:
         raise RulesetInvalid([_problem(e) for e in exc.errors()]) from None
 
 
-__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "DosPanosRuleset", "PokerRuleset", "PuntoBancaRuleset",
-           "RouletteRuleset", "RulesetInvalid",
-           "RulesetModel", "RulesetOptions", "validate_ruleset"]
+__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "DosPanosRuleset", "PokerRuleset",
+           "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid", "RulesetModel", "RulesetOptions", "validate_ruleset"]
