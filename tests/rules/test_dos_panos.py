@@ -381,3 +381,15 @@ def test_a_coup_goes_through_the_offline_replay_with_its_settlements():
     v = item.verdict
     assert v.game == "bacara_dos_panos" and kinds(v) == []
     assert due(v) == {"D": "80.00", "E": "22.50", "bank": "104.75"}
+
+
+def test_the_theoretical_win_is_the_cagnotte_on_the_net_000_L799_L829():
+    """Per euro of handle: rate x b x (b + t) / 2 with b = 0.4586, t = 0.0952: 2% x 0.4586 x 0.5538 / 2 =
+    0.25397268% in banca limitada, 1.25% x the same = 0.15873293% in banca libre."""
+    from fractions import Fraction
+
+    from pitwatch.rules.edges import edge_table, house_edge
+    rs = load_ruleset(DP_GAL)
+    assert house_edge(rs, "a_caballo") == Fraction(25397268, 10**10)
+    assert house_edge(rs, "bank", options={"bank": "libre"}) == Fraction(125, 10**4) * Fraction(4586 * 5538, 10**8) / 2
+    assert [line.spot for line in edge_table(rs)] == ["pano1"]
