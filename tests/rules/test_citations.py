@@ -552,6 +552,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/schemas/chemin_de_fer.py:TableSeat": ["departamentos"],
     "pitwatch/schemas/chemin_de_fer.py:BankPutUp": ["en la banca"],
     "pitwatch/rules/dos_panos/__init__.py": ["caracter general"],
+    "pitwatch/rules/edges/dos_panos.py": ["gane en los dos panos"],
     "pitwatch/rules/dos_panos/bank.py": ["subastara", "misma cantidad inicial", "ha saltado", "formar parte de la banca"],
     "pitwatch/rules/dos_panos/bank.py:barred": ["no podra volver"],
     "pitwatch/rules/dos_panos/deal.py": ["una por cada pano", "siguiente orden", "descubrir", "pronunciarse"],
