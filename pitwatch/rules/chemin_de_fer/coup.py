@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence, TypeVar
 
 from pitwatch.rules.baccarat import STOOD, hand_total
 from pitwatch.rules.base import Ruleset, ViolationKind
@@ -62,25 +62,35 @@ def tableau_cell(tableau: dict[tuple[int, str], str] | None, bank_total: int, pu
 
 
 _PARSED: dict[tuple[str, str], CoupRules] = {}
+R = TypeVar("R")
+
+
+def per_version(cache: dict[tuple[str, str], R], ruleset: Ruleset, build: Callable[[Ruleset], R]) -> R:
+    """``build(ruleset)``, kept in ``cache`` per ruleset version (id, content hash) and built once."""
+    key = (ruleset.id, ruleset.content_hash)
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = build(ruleset)
+    return value
 
 
 def rules_of(ruleset: Ruleset) -> CoupRules:
     """The :class:`CoupRules` of a chemin de fer ruleset, cached per version (id, content hash).
     Raises ``RuleError`` for a ruleset of another game."""
-    key = (ruleset.id, ruleset.content_hash)
-    rules = _PARSED.get(key)
-    if rules is None:
-        m = ruleset.model_as(CheminDeFerRuleset)
-        d = m.deal
-        rules = _PARSED[key] = CoupRules(
-            ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake, cagnotte_rate=m.cagnotte.rate,
-            bank_max_multiple=m.bank.max_multiple, garage_min_multiple=m.bank.garage_min_multiple,
-            con_la_mesa_fraction=m.bank.con_la_mesa_fraction, decks=d.decks, cut_cards_behind=d.cut_cards_behind,
-            initial_order=tuple(d.initial_order), naturals=frozenset(d.naturals),
-            punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
-            punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
-            tableau=None if m.tableau is None else m.tableau.cells())
-    return rules
+    return per_version(_PARSED, ruleset, _coup_rules)
+
+
+def _coup_rules(ruleset: Ruleset) -> CoupRules:
+    m = ruleset.model_as(CheminDeFerRuleset)
+    d = m.deal
+    return CoupRules(
+        ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake, cagnotte_rate=m.cagnotte.rate,
+        bank_max_multiple=m.bank.max_multiple, garage_min_multiple=m.bank.garage_min_multiple,
+        con_la_mesa_fraction=m.bank.con_la_mesa_fraction, decks=d.decks, cut_cards_behind=d.cut_cards_behind,
+        initial_order=tuple(d.initial_order), naturals=frozenset(d.naturals),
+        punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
+        punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
+        tableau=None if m.tableau is None else m.tableau.cells())
 
 
 @dataclass(frozen=True)
@@ -222,5 +232,5 @@ def _list(totals_: frozenset[int]) -> str:
     return ", ".join(str(t) for t in sorted(totals_))
 
 
-__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "DrawRules", "Fault", "banker_fault", "judge_coup", "punto_fault",
-           "rules_of", "tableau_cell", "totals"]
+__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "DrawRules", "Fault", "banker_fault", "judge_coup", "per_version",
+           "punto_fault", "rules_of", "tableau_cell", "totals"]

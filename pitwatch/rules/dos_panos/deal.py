@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pitwatch.rules.baccarat import hand_total
 from pitwatch.rules.base import Ruleset, ViolationKind
-from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, Fault, banker_fault, punto_fault, tableau_cell
+from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, Fault, banker_fault, per_version, punto_fault, tableau_cell
 from pitwatch.rules.chemin_de_fer.stakes import winner
 from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
 from pitwatch.schemas.cards import baccarat_value
@@ -59,21 +59,21 @@ _PARSED: dict[tuple[str, str], PanosRules] = {}
 def rules_of(ruleset: Ruleset) -> PanosRules:
     """The :class:`PanosRules` of a bacará a dos paños ruleset, cached per version (id, content hash).
     Raises ``RuleError`` for a ruleset of another game."""
-    key = (ruleset.id, ruleset.content_hash)
-    rules = _PARSED.get(key)
-    if rules is None:
-        m = ruleset.model_as(DosPanosRuleset)
-        d = m.deal
-        rules = _PARSED[key] = PanosRules(
-            ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake,
-            rates={"limitada": m.cagnotte.limitada, "libre": m.cagnotte.libre},
-            raya_fraction=m.stakes.raya_fraction, banco_repeats=m.stakes.banco_repeats, decks=d.decks,
-            cut_cards_behind=d.cut_cards_behind, cut_exact=d.cut_rule == "exact", initial_order=tuple(d.initial_order),
-            naturals=frozenset(d.naturals), natural_beats_drawn=frozenset(d.natural_beats_drawn),
-            punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
-            punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
-            tableau=None if m.tableau is None else m.tableau.cells())
-    return rules
+    return per_version(_PARSED, ruleset, _panos_rules)
+
+
+def _panos_rules(ruleset: Ruleset) -> PanosRules:
+    m = ruleset.model_as(DosPanosRuleset)
+    d = m.deal
+    return PanosRules(
+        ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake,
+        rates={"limitada": m.cagnotte.limitada, "libre": m.cagnotte.libre},
+        raya_fraction=m.stakes.raya_fraction, banco_repeats=m.stakes.banco_repeats, decks=d.decks,
+        cut_cards_behind=d.cut_cards_behind, cut_exact=d.cut_rule == "exact", initial_order=tuple(d.initial_order),
+        naturals=frozenset(d.naturals), natural_beats_drawn=frozenset(d.natural_beats_drawn),
+        punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
+        punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
+        tableau=None if m.tableau is None else m.tableau.cells())
 
 
 def hands(cards: Sequence[tuple[str, str, str]], lost: frozenset[str] = frozenset()) -> dict[str, list[str]]:

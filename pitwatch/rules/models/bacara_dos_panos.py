@@ -9,12 +9,21 @@ same tableau). Read by :mod:`pitwatch.rules.dos_panos` (through its ``PanosRules
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Self
+from typing import Annotated, ClassVar, Literal, Self
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from pitwatch.rules.models.chemin_de_fer import CheminDeFerPayouts, CheminDeFerTableau
-from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section, decimal_text
+from pitwatch.rules.models.chemin_de_fer import CheminDeFerPayouts, CheminDeFerTableau, check_draw_totals
+from pitwatch.rules.models.common import (
+    Count,
+    Positive,
+    Ratio,
+    RulesetModel,
+    RulesetOptions,
+    Section,
+    decimal_text,
+    distinct_spots,
+)
 from pitwatch.rules.models.punto_banca import Total
 
 Spot = Literal["pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"]
@@ -94,11 +103,7 @@ class DosPanosDeal(Section):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        totals = [*self.naturals, *self.punto_draws, *self.punto_options, *self.punto_stands]
-        if sorted(totals) != list(range(10)):
-            raise ValueError("naturals, punto_draws, punto_options and punto_stands must split the totals 0-9")
-        if set(self.banca_draws) & set(self.naturals):
-            raise ValueError("a natural total cannot be one the banker must draw on")
+        check_draw_totals(self.naturals, self.punto_draws, self.punto_options, self.punto_stands, self.banca_draws)
         if set(self.natural_beats_drawn) - set(self.naturals):
             raise ValueError("natural_beats_drawn must be naturals")
         if sorted(self.initial_order) != ["banca", "banca", "pano1", "pano1", "pano2", "pano2"]:
@@ -121,7 +126,7 @@ class DosPanosRuleset(RulesetModel):
 
     game: Literal["bacara_dos_panos"]
     """Always ``bacara_dos_panos``."""
-    spots: tuple[Spot, ...] = Field(min_length=1)
+    spots: Annotated[tuple[Spot, ...], Field(min_length=1), AfterValidator(distinct_spots)]
     """Spot codes: ``pano1``/``pano2`` a stake on one paño, ``a_caballo`` on the line between the two
     paños (000 L763, L823; 004 L2515-L2519), ``pano1_raya``/``pano2_raya`` on the line between a player's
     zone and the betting zone (000 L823; 004 L2716-L2717), ``banco`` the whole bank on both paños
@@ -139,13 +144,6 @@ class DosPanosRuleset(RulesetModel):
     (Andalucía: 004 L2669-L2670 refers to I.1.8.A, which prints none)."""
     options: DosPanosOptions
     """Defaults of the table options (``table_opened.options`` override them)."""
-
-    @field_validator("spots")
-    @classmethod
-    def _distinct(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if len(set(value)) != len(value):
-            raise ValueError(f"spots {list(value)} has duplicates")
-        return value
 
 
 __all__ = ["DosPanosCagnotte", "DosPanosDeal", "DosPanosOptions", "DosPanosRuleset", "DosPanosStakes"]
