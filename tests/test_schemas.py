@@ -194,3 +194,23 @@ def test_table_opened_options_are_bounded():
     for options in ({"note": "X" * 1_000_000}, {f"o{i}": "1" for i in range(33)}, {"x" * 65: "1"}):
         with pytest.raises(InvalidEvent, match="options"):
             parse_event(_json.dumps(dict(base, options=options)))
+
+
+def test_bacara_dos_panos_events_and_codes_are_in_the_contract(tmp_path):
+    """The paños are hand ids and spots; bank_auctioned carries its bids; cards_lost names a paño or the
+    bank; the JSON Schemas describe them (000 L783, L853)."""
+    assert parse_event(event("card_dealt", hand="pano2", card="TS")).hand == "pano2"
+    assert parse_event(bet(spot="a_caballo", game="bacara_dos_panos")).spot == "a_caballo"
+    auction = parse_event(event("bank_auctioned", game="bacara_dos_panos", banker_id="A", amount="900.00",
+                                bids=[{"player_id": "A", "amount": "900.00"}, {"player_id": "C", "amount": "800"}]))
+    assert auction.bids[1].amount == Decimal("800.00")
+    assert parse_event(event("cards_lost", game="bacara_dos_panos", hand="banca")).hand == "banca"
+    with pytest.raises(InvalidEvent, match="hand"):
+        parse_event(event("cards_lost", game="bacara_dos_panos", hand="punto"))
+    with pytest.raises(InvalidEvent, match="bids"):
+        parse_event(event("bank_auctioned", game="bacara_dos_panos", banker_id="A", amount="900.00", bids=[]))
+    export_schemas(tmp_path)
+    load = lambda name: json.loads((tmp_path / f"{name}.schema.json").read_text())  # noqa: E731
+    assert {"bids", "banker_id", "amount"} <= set(load("bank_auctioned")["required"])
+    assert load("cards_lost")["properties"]["hand"]["enum"] == ["pano1", "pano2", "banca"]
+    assert "bacara_dos_panos" in json.dumps(load("event"))

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pitwatch.rules import baccarat, blackjack, roulette
 from pitwatch.rules.chemin_de_fer import game as chemin_de_fer
+from pitwatch.rules.dos_panos import game as dos_panos
 from pitwatch.rules.poker import game as poker
 from pitwatch.rules.registry import GAMES, register_game
 
-GAME_MODULES = (roulette, blackjack, baccarat, poker, chemin_de_fer)
+GAME_MODULES = (roulette, blackjack, baccarat, poker, chemin_de_fer, dos_panos)
 """The game modules, in the order of the README."""
 
 __all__ = ["GAMES", "GAME_MODULES", "register_game"]

@@ -1,5 +1,6 @@
 """The events of the player-banked baccarat: chemin de fer (ferrocarril, bacará; Galicia 000 L524-L741,
-Andalucía 004 L1758-L2458). Bacará a dos paños, the same bank against two tableaux, is meant to reuse them.
+Andalucía 004 L1758-L2458). Bacará a dos paños, the same bank against two tableaux, reuses them
+(:mod:`pitwatch.schemas.dos_panos` adds what it needs).
 
 A coup is a round (``round_started`` ... ``round_ended``) whose events are, in order:
 
@@ -67,11 +68,12 @@ class StakeJoined(RoundEvent):
 
 
 class DrawDecision(RoundEvent):
-    """``player_id`` says whether ``hand`` takes a third card: ``draw`` («carta») or ``stand`` («no»)."""
+    """``player_id`` says whether ``hand`` takes a third card: ``draw`` («carta») or ``stand`` («no»);
+    ``hand`` ``punto`` or ``banca``, at bacará a dos paños ``pano1``, ``pano2`` or ``banca``."""
 
     type: Literal["draw_decision"] = "draw_decision"
     player_id: Id
-    hand: Literal["punto", "banca"]
+    hand: Literal["punto", "banca", "pano1", "pano2"]
     decision: Literal["draw", "stand"]
 
 

@@ -10,8 +10,9 @@ Spot codes (``docs/encodings.md``, "Spot codes"): ``straight:N``, ``column:N``, 
 ``sixline:A-B-C-D-E-F`` (numbers without leading zeros), the simple chances ``red``,
 ``black``, ``even``, ``odd``, ``manque``, ``passe``, blackjack ``main``, punto y banca
 ``punto``, ``banca``, ``tie``, chemin de fer ``punto``, ``banco``, ``banco_seguido``, ``banco_con_la_mesa``,
-``ultimo_completo``. Hand ids: ``dealer``, ``punto``, ``banca``, ``board`` (poker's
-community cards), a blackjack box hand ``N`` / ``N-M`` or a poker seat ``N`` (positive integers
+``ultimo_completo``, bacará a dos paños ``pano1``, ``pano2``, ``a_caballo``, ``pano1_raya``, ``pano2_raya``
+(and ``banco``). Hand ids: ``dealer``, ``punto``, ``banca``, ``pano1``, ``pano2`` (the two paños of bacará
+a dos paños), ``board`` (poker's community cards), a blackjack box hand ``N`` / ``N-M`` or a poker seat ``N`` (positive integers
 without leading zeros). Cards: rank then suit (:mod:`pitwatch.schemas.cards`), ``AS``, ``TD``, ``QH``.
 """
 
@@ -38,6 +39,7 @@ SPOT_ARITY: dict[str, int] = {
 SPOT_WORDS: tuple[str, ...] = (
     "red", "black", "even", "odd", "manque", "passe", "main", "bolsa", "punto", "banca", "tie",
     "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo",
+    "pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya",
 )
 """Spot codes that are a bare word (``bolsa``: Andalucía's blackjack side bet, 004 L807-L848,
 not modelled: the engine judges it ``invalid_bet``)."""
@@ -54,10 +56,10 @@ SPOT_PATTERN = "^(?:" + "|".join(
     + list(SPOT_WORDS)) + ")$"
 """JSON Schema / regex pattern of a grammatical spot code."""
 
-HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca", "board")
+HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca", "pano1", "pano2", "board")
 HAND_PATTERN = f"^(?:{'|'.join(HAND_WORDS)}|{_POS}(?:-{_POS})?)$"
-"""JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``board`` (poker's community
-cards), ``N`` (a blackjack box, a poker seat), ``N-M``."""
+"""JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``pano1``, ``pano2`` (bacará a
+dos paños), ``board`` (poker's community cards), ``N`` (a blackjack box, a poker seat), ``N-M``."""
 
 CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
 """JSON Schema / regex pattern of a card code (rank, then suit)."""

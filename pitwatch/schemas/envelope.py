@@ -2,7 +2,8 @@
 shapes events use: ids, UTC times, the games and the actor roles.
 
 The payloads live in :mod:`pitwatch.schemas.events` (house-banked games and the table) and
-:mod:`pitwatch.schemas.poker` and :mod:`pitwatch.schemas.chemin_de_fer` (the player-against-player games); the module docstring of
+:mod:`pitwatch.schemas.poker`, :mod:`pitwatch.schemas.chemin_de_fer` and :mod:`pitwatch.schemas.dos_panos` (the
+player-against-player games); the module docstring of
 :mod:`pitwatch.schemas.events` describes the wire format.
 """
 
@@ -26,6 +27,7 @@ class Game(str, Enum):
     PUNTO_BANCA = "punto_banca"
     POKER = "poker"
     CHEMIN_DE_FER = "chemin_de_fer"
+    BACARA_DOS_PANOS = "bacara_dos_panos"
 
 
 class ActorRole(str, Enum):

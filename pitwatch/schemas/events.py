@@ -33,6 +33,7 @@ from pydantic import Field, TypeAdapter
 
 from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
+from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost
 from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
     SCHEMA_VERSION,
     Actor,
@@ -344,7 +345,8 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
     ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
-    BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+    BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned,
+    CardsLost,
 )
 
 Event = Annotated[
@@ -356,7 +358,8 @@ Event = Annotated[
         RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
         PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
         ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
-        BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision,
+        BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned,
+        CardsLost,
     ],
     Field(discriminator="type"),
 ]

@@ -1,7 +1,8 @@
-"""A harness for chemin de fer coups through the engine: a :class:`Table` opens a table of a
-``chemin_de_fer`` ruleset and :meth:`Table.coup` returns a :class:`Coup` whose methods emit the coup's
-events in order (bank, stakes, cards, decisions, the croupier's records) and whose :meth:`Coup.end`
-returns the engine's verdict. Every amount is written by the test, never taken from the engine."""
+"""A harness for chemin de fer and bacará a dos paños coups through the engine: a :class:`Table` opens a
+table of a ``chemin_de_fer`` or ``bacara_dos_panos`` ruleset and :meth:`Table.coup` returns a :class:`Coup`
+whose methods emit the coup's events in order (bank, stakes, cards, decisions, the croupier's records) and
+whose :meth:`Coup.end` returns the engine's verdict. Every amount is written by the test, never taken from
+the engine."""
 
 from __future__ import annotations
 
@@ -14,14 +15,17 @@ from pitwatch.rules.chemin_de_fer.game import bank_bet_id
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas import events as E
 from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
+from pitwatch.schemas.dos_panos import AuctionBid, BankAuctioned, CardsLost
 
 D = Decimal
 GAL, AND = "chemin_de_fer.galicia", "chemin_de_fer.andalucia"
+DP_GAL, DP_AND = "bacara_dos_panos.galicia", "bacara_dos_panos.andalucia"
+HANDS = {"P": "punto", "B": "banca", "1": "pano1", "2": "pano2"}
 TABLE = "CF-01"
 
 
 class Table:
-    """One chemin de fer table; ``events`` keeps every event applied (for the replay tests)."""
+    """One table of the ruleset's game; ``events`` keeps every event applied (for the replay tests)."""
 
     def __init__(self, ruleset: str = GAL, min_bet: str = "10", max_bet: str = "1000",
                  options: dict[str, str] | None = None):
@@ -31,13 +35,14 @@ class Table:
         self.rounds = 0
         self.events: list = []
         self.table_violations: list = []
+        self.game = ruleset.split(".")[0]
         self.apply(E.TableOpened, ruleset_id=ruleset, jurisdiction=ruleset.split(".")[1], min_bet=D(min_bet),
                    max_bet=D(max_bet), float_amount=D("0"), options=options or {})
 
     def apply(self, cls, round_id: str | None = None, actor=("dealer", "D-01"), **payload):
         self.seq += 1
         self.now += timedelta(seconds=1)
-        ev = cls(event_id=uuid.UUID(int=self.seq), casino_id="GAL-01", table_id=TABLE, game="chemin_de_fer",
+        ev = cls(event_id=uuid.UUID(int=self.seq), casino_id="GAL-01", table_id=TABLE, game=self.game,
                  seq=self.seq, round_id=round_id, occurred_at=self.now, actor={"role": actor[0], "id": actor[1]},
                  **payload)
         self.events.append(ev)
@@ -83,11 +88,19 @@ class Coup:
         return self._e(TableauRequested, ("player", banker), player_id=banker)
 
     def cards(self, *pairs: str) -> "Coup":
-        """``cards("P:4S", "B:3H")``: P to punto, B to the bank."""
+        """``cards("P:4S", "B:3H")``: P to punto, B to the bank, 1 and 2 to the first and second paño."""
         for p in pairs:
             hand, card = p.split(":")
-            self._e(E.CardDealt, hand={"P": "punto", "B": "banca"}[hand], card=card)
+            self._e(E.CardDealt, hand=HANDS[hand], card=card)
         return self
+
+    def auction(self, banker: str, amount: str, *bids: str) -> "Coup":
+        """``auction("A", "900", "A:900", "C:800")``: the bids, the bank adjudicated to ``banker``."""
+        return self._e(BankAuctioned, ("inspector", "I-01"), banker_id=banker, amount=D(amount),
+                       bids=[AuctionBid(player_id=b.split(":")[0], amount=D(b.split(":")[1])) for b in bids])
+
+    def lost(self, hand: str) -> "Coup":
+        return self._e(CardsLost, hand=HANDS[hand])
 
     def says(self, player: str, hand: str, decision: str) -> "Coup":
         return self._e(DrawDecision, ("player", player), player_id=player, hand=hand, decision=decision)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Sequence
+from typing import Callable, Protocol, Sequence, TypeVar
 
 from pitwatch.rules.baccarat import STOOD, hand_total
 from pitwatch.rules.base import Ruleset, ViolationKind
@@ -50,31 +50,47 @@ class CoupRules:
     def cell(self, bank_total: int, punto_third: int | None) -> str:
         """The tableau's letter for the bank's two-card total and the punto's third card (``None``: he
         stood); ``""`` where the ruleset has no tableau or no such row."""
-        if self.tableau is None:
-            return ""
-        return self.tableau.get((bank_total, STOOD if punto_third is None else str(punto_third)), "")
+        return tableau_cell(self.tableau, bank_total, punto_third)
+
+
+def tableau_cell(tableau: dict[tuple[int, str], str] | None, bank_total: int, punto_third: int | None) -> str:
+    """The letter of ``tableau`` (``(bank total, column) -> letter``) for the bank's two-card total and
+    the punto's third card (``None``: he stood); ``""`` without a tableau or such a row."""
+    if tableau is None:
+        return ""
+    return tableau.get((bank_total, STOOD if punto_third is None else str(punto_third)), "")
 
 
 _PARSED: dict[tuple[str, str], CoupRules] = {}
+R = TypeVar("R")
+
+
+def per_version(cache: dict[tuple[str, str], R], ruleset: Ruleset, build: Callable[[Ruleset], R]) -> R:
+    """``build(ruleset)``, kept in ``cache`` per ruleset version (id, content hash) and built once."""
+    key = (ruleset.id, ruleset.content_hash)
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = build(ruleset)
+    return value
 
 
 def rules_of(ruleset: Ruleset) -> CoupRules:
     """The :class:`CoupRules` of a chemin de fer ruleset, cached per version (id, content hash).
     Raises ``RuleError`` for a ruleset of another game."""
-    key = (ruleset.id, ruleset.content_hash)
-    rules = _PARSED.get(key)
-    if rules is None:
-        m = ruleset.model_as(CheminDeFerRuleset)
-        d = m.deal
-        rules = _PARSED[key] = CoupRules(
-            ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake, cagnotte_rate=m.cagnotte.rate,
-            bank_max_multiple=m.bank.max_multiple, garage_min_multiple=m.bank.garage_min_multiple,
-            con_la_mesa_fraction=m.bank.con_la_mesa_fraction, decks=d.decks, cut_cards_behind=d.cut_cards_behind,
-            initial_order=tuple(d.initial_order), naturals=frozenset(d.naturals),
-            punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
-            punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
-            tableau=None if m.tableau is None else m.tableau.cells())
-    return rules
+    return per_version(_PARSED, ruleset, _coup_rules)
+
+
+def _coup_rules(ruleset: Ruleset) -> CoupRules:
+    m = ruleset.model_as(CheminDeFerRuleset)
+    d = m.deal
+    return CoupRules(
+        ruleset_id=ruleset.id, spots=tuple(m.spots), payout=m.payouts.stake, cagnotte_rate=m.cagnotte.rate,
+        bank_max_multiple=m.bank.max_multiple, garage_min_multiple=m.bank.garage_min_multiple,
+        con_la_mesa_fraction=m.bank.con_la_mesa_fraction, decks=d.decks, cut_cards_behind=d.cut_cards_behind,
+        initial_order=tuple(d.initial_order), naturals=frozenset(d.naturals),
+        punto_draws=frozenset(d.punto_draws), punto_options=frozenset(d.punto_options),
+        punto_stands=frozenset(d.punto_stands), banca_draws=frozenset(d.banca_draws),
+        tableau=None if m.tableau is None else m.tableau.cells())
 
 
 @dataclass(frozen=True)
@@ -142,24 +158,15 @@ def judge_coup(rules: CoupRules, cards: Sequence[tuple[str, str, str]], *, table
     third: int | None = None
     if rest and rest[0][0] == PUNTO_HAND:
         third, k = baccarat_value(rest[0][1]), 1
-        if p2 in rules.punto_stands and not punto_free:
-            out.append(Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"the punto drew on {p2}: he must stand on "
-                             f"{_list(rules.punto_stands)}", rest[0][2], PUNTO_HAND))
-    elif p2 in rules.punto_draws and not punto_free:
-        out.append(Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"the punto stood on {p2}: he must draw on "
-                         f"{_list(rules.punto_draws)}", said.get(PUNTO_HAND, rest[0][2] if rest else last), PUNTO_HAND))
+    fault = punto_fault(rules, p2, k == 1, punto_free, rest[0][2] if k else said.get(PUNTO_HAND, rest[0][2] if rest else last))
+    if fault is not None:
+        out.append(fault)
     drew = k < len(rest) and rest[k][0] == BANK_HAND
     evidence = rest[k][2] if drew else said.get(BANK_HAND, last)
-    seen = "stood" if third is None else f"drew a {third}"
-    if b2 in rules.banca_draws and not drew:
-        out.append(Fault(ViolationKind.ILLEGAL_DECISION, "banker_rule", f"the banker stood on {b2} (bacará): he must "
-                         "draw", evidence, BANK_HAND))
-    elif tableau_bound:
-        cell = rules.cell(b2, third)
-        if (cell == "T" and not drew) or (cell == "P" and drew):
-            did, must = ("drew", "stand") if drew else ("stood", "draw")
-            out.append(Fault(ViolationKind.ILLEGAL_DECISION, "banca_tableau", f"the banker {did} on {b2} when the punto "
-                             f"{seen}; he asked for the tableau, which says {must} («{cell}»)", evidence, BANK_HAND))
+    seen = "the punto " + ("stood" if third is None else f"drew a {third}")
+    fault = banker_fault(rules, b2, drew, [rules.cell(b2, third)] if tableau_bound else [], seen, evidence)
+    if fault is not None:
+        out.append(fault)
     k += 1 if drew else 0
     if k < len(rest):
         hand, card, eid = rest[k]
@@ -168,8 +175,62 @@ def judge_coup(rules: CoupRules, cards: Sequence[tuple[str, str, str]], *, table
     return out
 
 
+class DrawRules(Protocol):
+    """What :func:`punto_fault` and :func:`banker_fault` read of a game's rules (chemin de fer's
+    :class:`CoupRules`, bacará a dos paños' ``PanosRules``): the totals of the punto rule and those the
+    banker must draw on."""
+
+    @property
+    def punto_draws(self) -> frozenset[int]: ...
+    @property
+    def punto_options(self) -> frozenset[int]: ...
+    @property
+    def punto_stands(self) -> frozenset[int]: ...
+    @property
+    def banca_draws(self) -> frozenset[int]: ...
+
+
+def punto_fault(rules: DrawRules, total: int, drew: bool, free: bool, evidence: str, hand: str = PUNTO_HAND,
+                who: str = "the punto") -> Fault | None:
+    """The ``punto_rule`` fault of ``who`` (holding ``hand``) who ``drew`` (or stood) on a two-card
+    ``total``: a draw on ``punto_stands`` or a stand on ``punto_draws``; ``None`` when he was free
+    (``free``, or ``punto_options``) or kept the rule. ``evidence``: the event id of his card or his
+    word."""
+    if free:
+        return None
+    if drew and total in rules.punto_stands:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"{who} drew on {total}: he must stand on "
+                     f"{_list(rules.punto_stands)}", evidence, hand)
+    if not drew and total in rules.punto_draws:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "punto_rule", f"{who} stood on {total}: he must draw on "
+                     f"{_list(rules.punto_draws)}", evidence, hand)
+    return None
+
+
+def banker_fault(rules: DrawRules, total: int, drew: bool, cells: Sequence[str], seen: str,
+                 evidence: str) -> Fault | None:
+    """The fault of a banker who ``drew`` (or stood) on a two-card ``total``: a stand on ``banca_draws``
+    («bacará», ``banker_rule``); else, ``cells`` being the tableau's letters for each hand he plays
+    against (empty when he did not ask for the tableau), a draw or a stand against them where they all
+    say the same «T» or «P» (``banca_tableau``); «O», blank cells and cells that differ leave him free.
+    ``seen`` says what the other hands did (``"the punto stood"``)."""
+    if total in rules.banca_draws and not drew:
+        return Fault(ViolationKind.ILLEGAL_DECISION, "banker_rule", f"the banker stood on {total} (bacará): he must "
+                     "draw", evidence, BANK_HAND)
+    if len(set(cells)) != 1:
+        return None
+    cell = cells[0]
+    if (cell == "T" and not drew) or (cell == "P" and drew):
+        did, must = ("drew", "stand") if drew else ("stood", "draw")
+        both = " for both paños" if len(cells) > 1 else ""
+        return Fault(ViolationKind.ILLEGAL_DECISION, "banca_tableau", f"the banker {did} on {total} when {seen}; he "
+                     f"asked for the tableau, which says {must}{both} («{cell}»)", evidence, BANK_HAND)
+    return None
+
+
 def _list(totals_: frozenset[int]) -> str:
     return ", ".join(str(t) for t in sorted(totals_))
 
 
-__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "Fault", "judge_coup", "rules_of", "totals"]
+__all__ = ["BANK_HAND", "PUNTO_HAND", "CoupRules", "DrawRules", "Fault", "banker_fault", "judge_coup", "per_version",
+           "punto_fault", "rules_of", "tableau_cell", "totals"]

@@ -30,47 +30,24 @@ from typing import Any
 
 from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKind
 from pitwatch.rules.chemin_de_fer.bank import BankState, PutUp, after_coup, check_put_up
+from pitwatch.rules.chemin_de_fer.banked import BANK_SPOT, BankedRound, bank_bet_id
 from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, PUNTO_HAND, judge_coup, rules_of, totals
-from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, Stake, bank_return, cover, stake_return, winner
-from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, bank_return, cover, stake_return, winner
+from pitwatch.rules.game import TableContext
 from pitwatch.rules.registry import register_game
 from pitwatch.schemas.money import ZERO
 
-BANK_SPOT = "bank"
-"""The spot of the bank's settlement."""
 
-
-def bank_bet_id(round_id: str) -> str:
-    """The id of the bank's settlement in coup ``round_id``: ``"<round_id>:bank"``."""
-    return f"{round_id}:bank"
-
-
-class CheminDeFerRound(GameRound):
+class CheminDeFerRound(BankedRound):
     """One coup of chemin de fer (module docstring)."""
 
     game = "chemin_de_fer"
+    label = "chemin de fer"
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
         self.rules = rules_of(ctx.ruleset)
         self.prev = BankState.from_dict(ctx.carry.get("bank"))
-        self.put: PutUp | None = None
-        self.cards: list[tuple[str, str, str]] = []
-        self.said: dict[str, tuple[str, str, str]] = {}
-        """hand -> (player, decision, event id) of its last draw decision."""
-        self.joined: dict[str, list[tuple[str, int | None, str]]] = {}
-        """bet id -> [(player, seat, event id)] of the players who joined it."""
-        self.tableau_asked = False
-        self.cagnotte_recorded = ZERO
-        self.cagnotte_events: list[str] = []
-
-    # ------------------------------------------------------------------ helpers
-    def _cite(self, key: str) -> str:
-        return self.ctx.ruleset.cite(key)
-
-    def _flag(self, kind: str, message: str, key: str, eids: tuple[str, ...], player: str | None = None,
-              amount: Decimal | None = None, bet_id: str | None = None) -> Violation:
-        return Violation(kind, message, self._cite(key), eids, bet_id, player, amount)
 
     def bank_in_play(self) -> Decimal:
         """The bank the stakes may cover: the amount put up, at most ``max_multiple`` x the table minimum
@@ -80,11 +57,6 @@ class CheminDeFerRound(GameRound):
         if self.ctx.option("bank_unlimited") == "true":
             return self.put.amount
         return min(self.put.amount, self.rules.bank_max_multiple * self.ctx.min_bet)
-
-    def stakes(self) -> list[Stake]:
-        """The coup's stakes in arrival order."""
-        return [Stake(b.bet_id, b.player_id, b.spot, b.stake, b.box, i, b.bet_id in self.joined)
-                for i, b in enumerate(self.bets.values())]
 
     def _cover(self) -> Cover:
         seguido = self.prev.seguido if self.prev is not None else None
@@ -105,27 +77,6 @@ class CheminDeFerRound(GameRound):
                                f"minimum {self.ctx.min_bet}", "punto_limits", (bet.event_id,), bet.player_id,
                                self.ctx.min_bet - bet.stake, bet.bet_id)]
         return []
-
-    def on_event(self, event: Any) -> list[Violation]:
-        t, eid = event.type, str(event.event_id)
-        if t == "card_dealt":
-            self.cards.append((event.hand, event.card, eid))
-            return []
-        if t == "draw_decision":
-            self.said[event.hand] = (event.player_id, event.decision, eid)
-            return []
-        if t == "rake_taken":
-            self.cagnotte_recorded += event.amount
-            self.cagnotte_events.append(eid)
-            return []
-        if t == "bank_put_up":
-            return self._put_up(event, eid)
-        if t == "stake_joined":
-            return self._joined(event, eid)
-        if t == "tableau_requested":
-            self.tableau_asked = True
-            return []
-        return [self._flag(ViolationKind.PROCEDURE, f"event {t} does not belong to chemin de fer", "coup_deal", (eid,))]
 
     def _put_up(self, event: Any, eid: str) -> list[Violation]:
         if self.put is not None:
@@ -190,13 +141,7 @@ class CheminDeFerRound(GameRound):
         cov = self._cover()
         out = self._deal(cov) + self._stake_checks(cov)
         due = self._cagnotte(winner(totals(self.cards)), cov.in_play)
-        diff = self.cagnotte_recorded - due
-        if diff != 0:
-            out.append(self._flag(ViolationKind.RAKE_DISCREPANCY, f"coup {self.round_id}: {self.cagnotte_recorded} put in "
-                                  f"the cagnotte, {due} due ({self.rules.cagnotte_rate} of the bank's winnings of "
-                                  f"{cov.in_play if due else ZERO}): {abs(diff)} {'too much' if diff > 0 else 'too little'}",
-                                  "cagnotte", tuple(self.cagnotte_events), None, diff))
-        return out
+        return out + self._rake_check(due, self.rules.cagnotte_rate, cov.in_play, "cagnotte")
 
     def _deal(self, cov: Cover) -> list[Violation]:
         holder = cov.holder

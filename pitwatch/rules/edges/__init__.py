@@ -19,7 +19,8 @@ Per game: :mod:`pitwatch.rules.edges.roulette` (exact fractions over the 37 pock
 half back), :mod:`pitwatch.rules.edges.baccarat` (exact, every deal of the shoe),
 :mod:`pitwatch.rules.edges.blackjack` (optimal play, an approximation it documents; insurance exact),
 :mod:`pitwatch.rules.edges.poker` (the rake rate: the house plays no hand),
-:mod:`pitwatch.rules.edges.chemin_de_fer` (the cagnotte, an approximation).
+:mod:`pitwatch.rules.edges.chemin_de_fer` and :mod:`pitwatch.rules.edges.dos_panos` (the cagnotte, an
+approximation).
 Pure: no I/O, no clock, no randomness; results are cached per ruleset version (id and content hash).
 """
 
@@ -30,7 +31,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from pitwatch.rules.base import RuleError, Ruleset
-from pitwatch.rules.edges import baccarat, blackjack, chemin_de_fer, poker, roulette
+from pitwatch.rules.edges import baccarat, blackjack, chemin_de_fer, dos_panos, poker, roulette
 from pitwatch.rules.edges.common import EdgeLine, quantize
 
 WIN_PLACES = 4
@@ -38,7 +39,8 @@ WIN_PLACES = 4
 
 
 def _game(ruleset: Ruleset) -> str:
-    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack", "poker", "chemin_de_fer"):
+    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack", "poker", "chemin_de_fer",
+                            "bacara_dos_panos"):
         raise RuleError(f"no house edge calculation for game {ruleset.game!r} (ruleset {ruleset.id})")
     return ruleset.game
 
@@ -61,6 +63,8 @@ def edge_table(ruleset: Ruleset, *, options: Mapping[str, str] | None = None, de
         return poker.edge_table(ruleset, options)
     if game == "chemin_de_fer":
         return chemin_de_fer.edge_table(ruleset, options)
+    if game == "bacara_dos_panos":
+        return dos_panos.edge_table(ruleset, options)
     return blackjack.edge_table(ruleset, decks)
 
 
@@ -89,6 +93,8 @@ def _per_game(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None, de
         return (poker.spot_variance if variance else poker.spot_edge)(ruleset, spot, options)
     if game == "chemin_de_fer":
         return (chemin_de_fer.spot_variance if variance else chemin_de_fer.spot_edge)(ruleset, spot, options)
+    if game == "bacara_dos_panos":
+        return (dos_panos.spot_variance if variance else dos_panos.spot_edge)(ruleset, spot, options)
     return (blackjack.spot_variance if variance else blackjack.spot_edge)(ruleset, spot, decks)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
 from pitwatch.rules.models.blackjack import BlackjackRuleset
 from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
 from pitwatch.rules.models.common import Ambiguity, RulesetModel, RulesetOptions
@@ -20,7 +21,7 @@ from pitwatch.rules.models.punto_banca import PuntoBancaRuleset
 from pitwatch.rules.models.roulette import RouletteRuleset
 
 MODELS: dict[str, type[RulesetModel]] = {m.GAME: m for m in (RouletteRuleset, BlackjackRuleset, PuntoBancaRuleset,
-                                                                     PokerRuleset, CheminDeFerRuleset)}
+                                                                     PokerRuleset, CheminDeFerRuleset, DosPanosRuleset)}
 """Game (``Event.game`` value, the ruleset's ``game`` key) -> the model of its rulesets."""
 
 
@@ -63,6 +64,5 @@ def validate_ruleset(data: dict[str, Any]) -> RulesetModel:
         raise RulesetInvalid([_problem(e) for e in exc.errors()]) from None
 
 
-__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "PokerRuleset", "PuntoBancaRuleset",
-           "RouletteRuleset", "RulesetInvalid",
-           "RulesetModel", "RulesetOptions", "validate_ruleset"]
+__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "DosPanosRuleset", "PokerRuleset",
+           "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid", "RulesetModel", "RulesetOptions", "validate_ruleset"]

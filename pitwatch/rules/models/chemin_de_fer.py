@@ -7,7 +7,7 @@ L1842-L1888). Read by :mod:`pitwatch.rules.chemin_de_fer` (through its ``CoupRul
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Self
+from typing import ClassVar, Literal, Self, Sequence
 
 from pydantic import Field, field_validator, model_validator
 
@@ -61,6 +61,16 @@ class CheminDeFerBank(Section):
     """The stake of a «banco con la mesa»: half the bank (000 L644; 004 L2215-L2218)."""
 
 
+def check_draw_totals(naturals: Sequence[int], punto_draws: Sequence[int], punto_options: Sequence[int],
+                      punto_stands: Sequence[int], banca_draws: Sequence[int]) -> None:
+    """``ValueError`` unless the naturals and the punto's draws, options and stands split the totals 0-9
+    and no natural is a total the banker must draw on (a ``[deal]`` section's consistency)."""
+    if sorted([*naturals, *punto_draws, *punto_options, *punto_stands]) != list(range(10)):
+        raise ValueError("naturals, punto_draws, punto_options and punto_stands must split the totals 0-9")
+    if set(banca_draws) & set(naturals):
+        raise ValueError("a natural total cannot be one the banker must draw on")
+
+
 class CheminDeFerDeal(Section):
     """``[deal]``: the shoe and the rules of the coup."""
 
@@ -85,11 +95,7 @@ class CheminDeFerDeal(Section):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        totals = [*self.naturals, *self.punto_draws, *self.punto_options, *self.punto_stands]
-        if sorted(totals) != list(range(10)):
-            raise ValueError("naturals, punto_draws, punto_options and punto_stands must split the totals 0-9")
-        if set(self.banca_draws) & set(self.naturals):
-            raise ValueError("a natural total cannot be one the banker must draw on")
+        check_draw_totals(self.naturals, self.punto_draws, self.punto_options, self.punto_stands, self.banca_draws)
         return self
 
 

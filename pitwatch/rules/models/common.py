@@ -39,6 +39,13 @@ def decimal_text(value: str, what: str) -> str:
         raise ValueError(f"{value!r} is not {what}") from None
     return value
 
+def distinct_spots(value: tuple[str, ...]) -> tuple[str, ...]:
+    """``value`` (a ruleset's ``spots``) unchanged, or ``ValueError`` when a spot code is listed twice."""
+    if len(set(value)) != len(value):
+        raise ValueError(f"spots {list(value)} has duplicates")
+    return value
+
+
 class Section(BaseModel):
     """Base of every ruleset section: unknown keys are refused, the section is immutable, and
     each attribute's docstring is its field description."""

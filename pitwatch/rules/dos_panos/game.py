@@ -1,0 +1,305 @@
+"""Bacará a dos paños as a game of the engine: one coup is one round.
+
+The events of a coup are chemin de fer's with the additions of :mod:`pitwatch.schemas.dos_panos`. The
+round follows the coup under the ruleset ``bacara_dos_panos.<jurisdiction>`` and the table's options
+(``bank``: ``limitada`` or ``libre``; ``bank_maximum``):
+
+- **The bank** (:mod:`.bank`): adjudicated at an auction to the highest bidder, offered in turn at the
+  initial amount, kept with its winnings, a new deposit after it «saltó», no return in the shoe for a
+  banker who left winning; a limited bank constituted above the table's maximum.
+- **The stakes** (:mod:`.stakes`): on a paño, on the lines (half; «a caballo» half on each paño), banco
+  on both paños once a partida (repeated up to twice after a «juego nulo»); a limited bank covers them
+  in the order of priority up to its amount, a free bank all of them; chips of several punters in one
+  stake are a ``prohibited_play`` (000 L815; 004 L2686).
+- **The deal** (:mod:`.deal`): the order of the cards, the naturals, the punto rule on each paño (free for
+  a banco), the banker's one draw (on «bacará», and by the tableau he asked for where it says the same
+  for both paños), cards lost voiding a paño or the coup; the holders of the paños' cards.
+- **The house** takes the cagnotte on the bank's net win over both paños (``rake_taken``); a cagnotte
+  recorded other than the rate of the modality x that net, rounded with the ruleset, is a
+  ``rake_discrepancy``.
+
+For the engine's accounting each stake is one settlement (its ``bet_placed`` id) and the bank one more,
+bet id ``<round_id>:bank``, spot ``bank``: its stake the bank in play on both paños, returned what the
+banker gets back (each paño's part back, plus what it won there, less the cagnotte). Every euro staked
+comes back to a punter or the banker except the cagnotte: the table's win on a coup is its cagnotte.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKind
+from pitwatch.rules.chemin_de_fer.bank import PutUp
+from pitwatch.rules.chemin_de_fer.banked import BANK_SPOT, BankedRound, bank_bet_id
+from pitwatch.rules.chemin_de_fer.coup import BANK_HAND
+from pitwatch.rules.dos_panos.bank import PanosBank, barred, check_put_up, new_shoe
+from pitwatch.rules.dos_panos.deal import NAMES, hands, judge_deal, results, rules_of
+from pitwatch.rules.dos_panos.stakes import (
+    BANCO,
+    PanosCover,
+    bank_net,
+    bank_settlement,
+    cagnotte,
+    cover,
+    juego_nulo,
+    stake_settlement,
+)
+from pitwatch.rules.game import TableContext
+from pitwatch.rules.registry import register_game
+from pitwatch.schemas.dos_panos import PANOS
+from pitwatch.schemas.money import ZERO
+
+
+class DosPanosRound(BankedRound):
+    """One coup of bacará a dos paños (module docstring)."""
+
+    game = "bacara_dos_panos"
+    label = "bacará a dos paños"
+
+    def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
+        super().__init__(ctx, round_id, last_of_session)
+        self.rules = rules_of(ctx.ruleset)
+        self.prev = PanosBank.from_dict(ctx.carry.get("bank"))
+        self.auction: tuple[str, Decimal, str] | None = None
+        """The coup's ``bank_auctioned``: (banker, amount, event id)."""
+        self.lost: set[str] = set()
+        """The hands whose cards fell into the cesta unseen."""
+
+    # ------------------------------------------------------------------ helpers
+    def free_bank(self) -> bool:
+        """Whether the table plays a banca libre (option ``bank``)."""
+        return self.ctx.option("bank") == "libre"
+
+    def _cover(self) -> PanosCover:
+        bank = None if self.free_bank() else (self.put.amount if self.put is not None else ZERO)
+        return cover(self.stakes(), bank, self.ctx.min_bet, self.rules.raya_fraction)
+
+    def _won(self) -> dict[str, str | None]:
+        return results(self.rules, self.cards, frozenset(self.lost))
+
+    def _cagnotte(self, net: Decimal) -> Decimal:
+        return cagnotte(net, self.rules.rates[self.ctx.option("bank")], self.ctx.ruleset.rounding)
+
+    # ------------------------------------------------------------------ events
+    def on_bet(self, bet: Bet) -> list[Violation]:
+        """A stake: a spot of the game, at least the table minimum and, with a limited bank, at most the
+        table maximum (000 L791, L795; 004 L2615-L2618, L2625-L2627)."""
+        ev = (bet.event_id,)
+        if bet.spot not in self.rules.spots:
+            return [self._flag(ViolationKind.INVALID_BET, f"bet {bet.bet_id}: {bet.spot!r} is not a stake of bacará a "
+                               f"dos paños ({', '.join(self.rules.spots)})", "bets", ev, bet.player_id, bet.stake,
+                               bet.bet_id)]
+        if bet.stake < self.ctx.min_bet:
+            return [self._flag(ViolationKind.BET_BELOW_MINIMUM, f"stake {bet.bet_id} of {bet.stake} is below the table "
+                               f"minimum {self.ctx.min_bet}", "stake_limits", ev, bet.player_id,
+                               self.ctx.min_bet - bet.stake, bet.bet_id)]
+        if bet.stake > self.ctx.max_bet and not self.free_bank():
+            return [self._flag(ViolationKind.BET_ABOVE_MAXIMUM, f"stake {bet.bet_id} of {bet.stake} is above the table "
+                               f"maximum {self.ctx.max_bet}", "stake_limits", ev, bet.player_id,
+                               bet.stake - self.ctx.max_bet, bet.bet_id)]
+        return []
+
+    def _other_event(self, event: Any, eid: str) -> list[Violation]:
+        if event.type == "cards_lost":
+            self.lost.add(event.hand)
+            return []
+        if event.type == "bank_auctioned":
+            return self._auctioned(event, eid)
+        return super()._other_event(event, eid)
+
+    def _auctioned(self, event: Any, eid: str) -> list[Violation]:
+        """The bank adjudicated to the highest bidder; equal bids drawn by lot (000 L783; 004 L2584-L2587)."""
+        self.auction = (event.banker_id, event.amount, eid)
+        top = max(b.amount for b in event.bids)
+        best = sorted({b.player_id for b in event.bids if b.amount == top})
+        if event.amount == top and event.banker_id in best:
+            return []
+        return [self._flag(ViolationKind.PROCEDURE, f"the bank was adjudicated to {event.banker_id} for {event.amount}; "
+                           f"the highest bid was {top}, by {', '.join(best)}", "bank_auction", (eid,), event.banker_id,
+                           event.amount)]
+
+    def _put_up(self, event: Any, eid: str) -> list[Violation]:
+        if self.put is not None:
+            return [self._flag(ViolationKind.PROCEDURE, f"a second bank put up in coup {self.round_id}", "bank_kept",
+                               (eid,), event.banker_id, event.amount)]
+        self.put = PutUp(event.banker_id, event.amount, event.seat, event.taken, event.garage, eid)
+        maximum = self.ctx.option("bank_maximum")
+        limit = Decimal(maximum) if maximum and not self.free_bank() else None
+        eids = (eid,) if self.auction is None else (self.auction[2], eid)
+        return [self._flag(ViolationKind.PROCEDURE, message, key, eids, event.banker_id, event.amount)
+                for key, message in check_put_up(self.prev, self.put, self.auction, limit)]
+
+    def _joined(self, event: Any, eid: str) -> list[Violation]:
+        """Chips of another punter in a stake: «juego en asociación», forbidden to every punto (000 L815;
+        004 L2686)."""
+        bet = self.bets.get(event.bet_id)
+        if bet is None:
+            return [self._flag(ViolationKind.PROCEDURE, f"{event.player_id} joined stake {event.bet_id}, which is not "
+                               "on the table", "association", (eid,), event.player_id, event.amount)]
+        self.joined.setdefault(bet.bet_id, []).append((event.player_id, event.seat, eid))
+        return [self._flag(ViolationKind.PROHIBITED_PLAY, f"{event.player_id} joined {event.amount} to {bet.player_id}'s "
+                           f"stake {bet.bet_id}: the puntos may not play in association", "association",
+                           (bet.event_id, eid), event.player_id, event.amount, bet.bet_id)]
+
+    # ------------------------------------------------------------------ the verdict
+    def settle(self) -> list[ExpectedSettlement]:
+        """One settlement per stake and one for the bank (module docstring)."""
+        cov = self._cover()
+        won = self._won()
+        score = self._score(won)
+        out = []
+        for s in self.stakes():
+            outcome, back = stake_settlement(s, cov, won, self.rules.payout)
+            played = cov.played(s.bet_id)
+            key = {"void": "void_round", "push": "void_round", "refused": "banco" if cov.banco else "modality"}.get(
+                outcome, "stake_pays")
+            out.append(ExpectedSettlement(s.bet_id, s.player_id, s.spot, s.amount, outcome, back, ZERO, self._cite(key),
+                                          f"{score}: {played} of the stake in play against the bank",
+                                          initial=played if played != s.amount and outcome != "refused" else None))
+        in_play = sum(cov.in_play.values(), ZERO)
+        if self.put is not None and in_play > 0:
+            net = bank_net(cov, won, self.rules.payout)
+            cag = self._cagnotte(net)
+            outcome, back = bank_settlement(cov, won, self.rules.payout, cag)
+            key = "cagnotte_net" if cag > 0 else "stake_pays" if outcome in ("win", "lose") else "void_round"
+            out.append(ExpectedSettlement(bank_bet_id(self.round_id), self.put.banker, BANK_SPOT, in_play, outcome,
+                                          back, ZERO, self._cite(key), f"{score}: bank {self.put.amount}, "
+                                          f"{in_play} in play, net {net}, cagnotte {cag}"))
+        return out
+
+    def void(self, reason: str) -> list[ExpectedSettlement]:
+        """A void coup: every stake and the bank in play are handed back."""
+        out = super().void(reason)
+        in_play = sum(self._cover().in_play.values(), ZERO)
+        if self.put is not None and in_play > 0:
+            out.append(ExpectedSettlement(bank_bet_id(self.round_id), self.put.banker, BANK_SPOT, in_play, "void",
+                                          in_play, ZERO, self._cite("void_round"), f"coup voided: {reason}"))
+        return out
+
+    def check(self) -> list[Violation]:
+        """The deal (:func:`~pitwatch.rules.dos_panos.deal.judge_deal`), the banco, the holders of the
+        cards and the cagnotte."""
+        cov = self._cover()
+        out = self._deal(cov) + self._banco_checks(cov) + self._holder_checks(cov)
+        net = bank_net(cov, self._won(), self.rules.payout)
+        return out + self._rake_check(self._cagnotte(net), self.rules.rates[self.ctx.option("bank")], net,
+                                      "cagnotte_net")
+
+    def _deal(self, cov: PanosCover) -> list[Violation]:
+        free = frozenset(PANOS) if cov.banco is not None else frozenset()
+        faults = judge_deal(self.rules, self.cards, lost=frozenset(self.lost), tableau_bound=self.tableau_asked,
+                            free=free, said={h: e for h, (_, _, e) in self.said.items()})
+        banker = self.put.banker if self.put else None
+        banco = cov.banco.player_id if cov.banco else None
+        return [self._flag(f.kind, f.message, f.rule, (f.event_id,),
+                           banker if f.hand == BANK_HAND else self.said[f.hand][0] if f.hand in self.said else banco)
+                for f in faults]
+
+    def _banco_checks(self, cov: PanosCover) -> list[Violation]:
+        """A banco: the whole bank, called once at the start of the partida, repeated by its player after a
+        juego nulo at most ``banco_repeats`` times (000 L813; 004 L2675-L2684)."""
+        out = []
+        first = self.prev is None or self.prev.coups == 0
+        for s in self.stakes():
+            if s.spot != BANCO:
+                continue
+            ev = (self.bets[s.bet_id].event_id,)
+            if self.put is not None and s.amount != self.put.amount:
+                out.append(self._flag(ViolationKind.PROCEDURE, f"{s.player_id} called banco with {s.amount}: a banco is a "
+                                      f"stake of the whole bank, {self.put.amount}", "banco", ev, s.player_id, s.amount,
+                                      s.bet_id))
+            if first or self.prev is None:
+                continue
+            if self.prev.banco == s.player_id and self.prev.repeats >= self.rules.banco_repeats:
+                out.append(self._flag(ViolationKind.PROCEDURE, f"{s.player_id}'s banco repeated after a juego nulo "
+                                      f"{self.prev.repeats + 1} times: at most {self.rules.banco_repeats}", "juego_nulo",
+                                      ev, s.player_id, s.amount, s.bet_id))
+            elif self.prev.banco != s.player_id:
+                out.append(self._flag(ViolationKind.PROCEDURE, f"{s.player_id} called banco in coup {self.prev.coups + 1} "
+                                      "of the partida: banco is called once, at its start (or repeated after a juego "
+                                      "nulo)", "banco", ev, s.player_id, s.amount, s.bet_id))
+        return out
+
+    def _holder_checks(self, cov: PanosCover) -> list[Violation]:
+        """The cards of a paño in the hands of a seated player (or the banco's), passed on when the bank won
+        the paño (000 L779; 004 L2564-L2573)."""
+        out = []
+        seated = {b.player_id for b in self.bets.values() if b.box is not None}
+        for p in PANOS:
+            if p not in self.said:
+                continue
+            player, _, eid = self.said[p]
+            if cov.banco is not None:
+                if player != cov.banco.player_id:
+                    out.append(self._flag(ViolationKind.PROCEDURE, f"{player} held the cards of {NAMES[p]}: they were "
+                                          f"{cov.banco.player_id}'s, who made banco", "banco", (eid,), player))
+                continue
+            if player not in seated:
+                out.append(self._flag(ViolationKind.PROCEDURE, f"{player} held the cards of {NAMES[p]} without a seated "
+                                      "stake: only the players seated in the numbered seats handle the cards",
+                                      "card_holder", (eid,), player))
+            elif self.prev is not None and p in self.prev.bank_won and self.prev.holders.get(p) == player:
+                out.append(self._flag(ViolationKind.PROCEDURE, f"{player} held the cards of {NAMES[p]} again after the "
+                                      "bank won it: the cards pass to the next seat", "card_holder", (eid,), player))
+        return out
+
+    def finish(self) -> None:
+        """Carry the bank to the next coup (:class:`~pitwatch.rules.dos_panos.bank.PanosBank`)."""
+        if self.put is None:
+            return
+        prev, put = self.prev, self.put
+        cov = self._cover()
+        won = self._won()
+        net = bank_net(cov, won, self.rules.payout)
+        same = prev is not None and prev.banker == put.banker
+        banco, repeats = None, 0
+        if cov.banco is not None and juego_nulo(won):
+            banco = cov.banco.player_id
+            repeats = prev.repeats + 1 if prev is not None and prev.banco == banco and prev.coups > 0 else 0
+        state = PanosBank(
+            banker=put.banker, seat=put.seat, initial=prev.initial if same and prev is not None else put.amount,
+            after=put.amount + net - self._cagnotte(net), barred=barred(prev, put),
+            coups=(prev.coups if prev is not None else 0) + 1,
+            holders={p: self.said[p][0] for p in PANOS if p in self.said},
+            bank_won=tuple(p for p in PANOS if won[p] == "banca"), banco=banco, repeats=repeats)
+        self.ctx.carry["bank"] = state.to_dict()
+
+    def _score(self, won: dict[str, str | None]) -> str:
+        dealt = hands(self.cards)
+        parts = [f"{NAMES[h]} {' '.join(dealt.get(h, [])) or '-'}" + (" (lost)" if h in self.lost else "")
+                 for h in (*PANOS, BANK_HAND)]
+        verdict = ", ".join(f"{NAMES[p]}: {won[p] or 'void'}" for p in PANOS)
+        return f"{'; '.join(parts)} => {verdict}" + ("; juego nulo" if juego_nulo(won) else "")
+
+    def outcome(self) -> str:
+        """E.g. ``"the first paño KH 7S; the second paño 2C 3D 9H; the bank 3D 3C 2S => the first paño:
+        punto, the second paño: tie; bank 500.00 of A"``."""
+        who = f"bank {self.put.amount} of {self.put.banker}" if self.put else "no bank"
+        return f"{self._score(self._won())}; {who}"
+
+    @staticmethod
+    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+        """Decks in the shoe (``shoe_loaded``, a new partida) and cards under the stop card
+        (``shoe_cut``), each a ``procedure`` violation citing the ruleset."""
+        rules = rules_of(ctx.ruleset)
+        eid = (str(event.event_id),)
+        if event.type == "shoe_loaded":
+            shoe = new_shoe(ctx.carry.get("bank"))
+            if shoe is not None:
+                ctx.carry["bank"] = shoe
+            if event.decks != rules.decks:
+                return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
+                                  f"rules require {rules.decks}", ctx.ruleset.cite("cards"), eid)]
+        if event.type == "shoe_cut":
+            behind = event.cards_behind
+            if behind < rules.cut_cards_behind or (rules.cut_exact and behind != rules.cut_cards_behind):
+                need = "" if rules.cut_exact else "at least "
+                return [Violation(ViolationKind.PROCEDURE, f"stop card placed with {behind} cards below it; the rules "
+                                  f"require {need}{rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"), eid)]
+        return []
+
+
+register_game(DosPanosRound)  # a call: mypyc cannot compile a class under an unknown decorator
+
+__all__ = ["DosPanosRound"]
