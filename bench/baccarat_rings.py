@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +34,7 @@ from pitwatch.detectors.digest import digest_of
 from pitwatch.replay import replay_lines
 from pitwatch.sim.base import default_floor, ring_parties, simulate
 
-from bench.poker_rings import _auc, _show
+from bench.poker_rings import _show, ring_stats
 
 RATES = [0.25, 0.5, 1.0]
 """The ring rates measured by default (1.0: the partners stake together whenever both are punters)."""
@@ -60,19 +59,10 @@ def evening(hours: float, seed: int, ring_rate: float) -> dict[str, Any]:
 
 def _row(rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
     """One line of the table (printed) and of ``results.json``."""
-    coups = sum(r["coups"] for r in rs)
-    found = [r["found"] + 1 for r in rs if r["found"] is not None and r["found"] < budget]
-    false = sum(len(r["false"]) for r in rs)
-    top = [max(r["ranked"])[1] for r in rs if r["ranked"]] if rate else []
-    auc = _auc([x for r in rs for x in r["ranked"]]) if rate else None
-    row = {"ring_rate": rate, "evenings": len(rs), "coups": coups, "found": len(found),
-           "recall": len(found) / len(rs) if rate else None,
-           "median_coups_to_alert": statistics.median(found) if found else None,
-           "false_rings": false, "false_per_10000_coups": 10000 * false / coups,
-           "precision_at_1": sum(top) / len(top) if top else None, "auc": auc}
-    print(f"{rate:>9.2f} {coups:>7} {_show(len(found) if rate else None):>5} {_show(row['recall'], '.0%'):>6} "
-          f"{_show(row['median_coups_to_alert'], '.0f'):>12} {false:>6} {row['false_per_10000_coups']:>11.3f} "
-          f"{_show(row['precision_at_1'], '.2f'):>6} {_show(auc, '.3f'):>5}")
+    row = ring_stats(rate, rs, budget, "coups", 10000)
+    print(f"{rate:>9.2f} {row['coups']:>7} {_show(row['found'] if rate else None):>5} {_show(row['recall'], '.0%'):>6} "
+          f"{_show(row['median_coups_to_alert'], '.0f'):>12} {row['false_rings']:>6} "
+          f"{row['false_per_10000_coups']:>11.3f} {_show(row['precision_at_1'], '.2f'):>6} {_show(row['auc'], '.3f'):>5}")
     return row
 
 

@@ -249,8 +249,9 @@ DROPPABLE: dict[str, frozenset[str]] = {
 }
 """Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
 round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
-wrongly change the next round's verdict too, so roulette only loses settlements; a lost chemin de fer card, stake or bank would change the bank
-the next coup is judged against, so chemin de fer only loses settlements and the cagnotte."""
+wrongly change the next round's verdict too, so roulette only loses settlements; a lost chemin de
+fer card, stake or bank would change the bank the next coup is judged against, so chemin de fer
+only loses settlements and the cagnotte."""
 
 GAME_MODULES: dict[str, str] = {
     "french_roulette": "pitwatch.sim.roulette",
