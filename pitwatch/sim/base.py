@@ -262,7 +262,7 @@ GAME_MODULES: dict[str, str] = {
 }
 
 MIN_PLAYERS: dict[str, int] = {"chemin_de_fer": 4}
-"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L634);
+"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L632);
 players are seated before a round while the table has fewer."""
 
 
