@@ -133,19 +133,27 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# {time.monotonic() - t0:.0f} s; results: {out / 'results.json'}")
 
 
-def _row(pattern: str, rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
-    """One line of the table (printed) and of ``results.json``."""
-    hands = sum(r["hands"] for r in rs)
+def ring_stats(rate: float, rs: list[dict[str, Any]], budget: int, unit: str, per: int) -> dict[str, Any]:
+    """The figures of the evenings ``rs`` at ring rate ``rate`` (each ``{unit: rounds, "found": index or
+    None, "false": [...], "ranked": [(score, is the ring)]}``): rounds, rings found within ``budget``
+    rounds, recall, median rounds to the alert, false rings (and per ``per`` rounds), precision at 1, AUC."""
+    n = sum(r[unit] for r in rs)
     found = [r["found"] + 1 for r in rs if r["found"] is not None and r["found"] < budget]
     false = sum(len(r["false"]) for r in rs)
     top = [max(r["ranked"])[1] for r in rs if r["ranked"]] if rate else []
-    auc = _auc([x for r in rs for x in r["ranked"]]) if rate else None
-    row = {"pattern": pattern, "ring_rate": rate, "evenings": len(rs), "hands": hands, "found": len(found),
-           "recall": len(found) / len(rs) if rate else None,
-           "median_hands_to_alert": statistics.median(found) if found else None,
-           "false_rings": false, "false_per_1000_hands": 1000 * false / hands,
-           "precision_at_1": sum(top) / len(top) if top else None, "auc": auc}
-    print(f"{pattern:>12} {rate:>9.2f} {hands:>6} {_show(len(found) if rate else None):>5} "
+    return {"ring_rate": rate, "evenings": len(rs), unit: n, "found": len(found),
+            "recall": len(found) / len(rs) if rate else None,
+            f"median_{unit}_to_alert": statistics.median(found) if found else None,
+            "false_rings": false, f"false_per_{per}_{unit}": per * false / n,
+            "precision_at_1": sum(top) / len(top) if top else None,
+            "auc": _auc([x for r in rs for x in r["ranked"]]) if rate else None}
+
+
+def _row(pattern: str, rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
+    """One line of the table (printed) and of ``results.json``."""
+    row = {"pattern": pattern, **ring_stats(rate, rs, budget, "hands", 1000)}
+    hands, found, auc = row["hands"], row["found"], row["auc"]
+    print(f"{pattern:>12} {rate:>9.2f} {hands:>6} {_show(found if rate else None):>5} "
           f"{_show(row['recall'], '.0%'):>6} {_show(row['median_hands_to_alert'], '.0f'):>12} "
           f"{row['false_per_1000_hands']:>10.3f} {_show(row['precision_at_1'], '.2f'):>6} {_show(auc, '.3f'):>5}")
     return row

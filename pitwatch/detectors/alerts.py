@@ -39,6 +39,7 @@ SEVERITY: dict[str, str] = {
     ViolationKind.CHIP_DUMPING: "high",
     ViolationKind.SOFT_PLAY: "high",
     ViolationKind.WHIPSAW: "high",
+    ViolationKind.ASSOCIATION: "high",
     ViolationKind.PROCEDURE: "low",
 }
 """Alert severity per kind: ``critical`` (money left the table on a bet that should not exist

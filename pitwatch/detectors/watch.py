@@ -25,6 +25,7 @@ import json
 from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert
+from pitwatch.detectors.association import AssociationDetector
 from pitwatch.detectors.base import Detector
 from pitwatch.detectors.chip_dumping import ChipDumpingDetector
 from pitwatch.detectors.digest import RoundDigest
@@ -33,7 +34,8 @@ from pitwatch.detectors.soft_play import SoftPlayDetector
 from pitwatch.detectors.two_tables import TwoTablesDetector
 from pitwatch.detectors.whipsaw import WhipsawDetector
 
-DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector, SoftPlayDetector, WhipsawDetector, TwoTablesDetector)
+DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector, SoftPlayDetector, WhipsawDetector, TwoTablesDetector,
+                              AssociationDetector)
 """The detector classes a watch runs, by their ``name``."""
 
 WATCH_STATE_VERSION = 1

@@ -73,10 +73,18 @@ def _burn_value(card: str) -> int:
 
 
 def prepare(table, emit) -> None:
-    """Load, shuffle, cut and burn a new shoe when there is none or its cut card came out.
+    """Load, shuffle, cut and burn a new shoe when there is none or its cut card came out
+    (:func:`load_shoe`)."""
+    load_shoe(table, emit)
+
+
+def load_shoe(table, emit, burn_cards: bool = True) -> None:
+    """Load, shuffle, cut and (``burn_cards``) burn a new shoe when there is none or its cut card came out.
 
     Emits table-level ``shoe_loaded`` (decks), ``shoe_shuffled``, ``shoe_cut`` (cut by a seated
-    player, ``cards_behind`` = the ruleset's 7) and ``cards_burned`` (1 + value of the first card).
+    player, ``cards_behind`` = the ruleset's 7) and, with ``burn_cards``, ``cards_burned`` (1 + value of the
+    first card). Chemin de fer's shoe is the same (six decks, the stop card before the last seven:
+    000 L532, L636; 004 L1772-L1777, L2194-L2199) without the burn, which its texts do not have.
     """
     st = table.state
     if st.get("shoe") is not None and not st.get("cut_out"):
@@ -95,8 +103,10 @@ def prepare(table, emit) -> None:
                          cards_behind=behind)
     else:
         emit.table_event("shoe_cut", dt=15, shoe_id=shoe_id, cards_behind=behind)
-    burn = 1 + _burn_value(cards[0])
-    emit.table_event("cards_burned", dt=10, count=burn)
+    burn = 0
+    if burn_cards:
+        burn = 1 + _burn_value(cards[0])
+        emit.table_event("cards_burned", dt=10, count=burn)
     st.update(shoe=cards, pos=burn, cut_at=len(cards) - behind, cut_out=False)
 
 

@@ -25,6 +25,9 @@ fault                   what happens                               where
 ``chip_dumping``        a player loses on purpose to his partner   poker module
 ``soft_play``           two partners never bet into each other     poker module
 ``whipsaw``             two partners re-raise around a third       poker module
+``wrong_cagnotte``      the cagnotte taken is off by a few chips   chemin de fer module
+``joined_stake``        a seated player joins another's stake      chemin de fer module
+``association``         two punters stake in lockstep              chemin de fer module
 ======================  =========================================  ======================
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
@@ -60,7 +63,7 @@ from pitwatch.sim.payouts import Payment
 FAULT_KINDS = (
     "wrong_payout", "late_bet", "over_limit_bet", "dealer_misdraw", "spin_direction",
     "illegal_decision", "dropped_event", "duplicated_event", "chips_missing", "dealer_collusion", "chip_dumping",
-    "soft_play", "whipsaw",
+    "soft_play", "whipsaw", "wrong_cagnotte", "joined_stake", "association",
 )
 
 DEALER_ROSTER = 3
@@ -80,6 +83,9 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "chip_dumping": frozenset({"chip_dumping"}),
     "soft_play": frozenset({"soft_play"}),
     "whipsaw": frozenset({"whipsaw"}),
+    "wrong_cagnotte": frozenset({"rake_discrepancy"}),
+    "joined_stake": frozenset({"prohibited_play"}),
+    "association": frozenset({"association"}),
 }
 """The alert kinds that count as catching each fault kind."""
 HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
@@ -88,26 +94,32 @@ HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
 was due on a bet it never saw, and flags its settlement as unknown instead (:func:`score`)."""
 
 RING_FAULTS: dict[str, str] = {"dealer_collusion": "dealer_player_collusion", "chip_dumping": "chip_dumping",
-                               "soft_play": "soft_play", "whipsaw": "whipsaw"}
+                               "soft_play": "soft_play", "whipsaw": "whipsaw", "association": "association"}
 """Faults played by a ring (two parties, over many rounds) -> the cross-round detector's alert kind
-that finds the ring (:func:`score_rings`). A ``chip_dumping``, ``soft_play`` or ``whipsaw`` hand
-shows nothing by itself, so their labels are scored as a ring only; a ``dealer_collusion``
-over-payment is also a payout discrepancy of its round."""
-RING_ONLY = frozenset({"chip_dumping", "soft_play", "whipsaw"})
+that finds the ring (:func:`score_rings`). A ``chip_dumping``, ``soft_play`` or ``whipsaw`` hand, or an
+``association`` coup, shows nothing by itself, so their labels are scored as a ring only; a
+``dealer_collusion`` over-payment is also a payout discrepancy of its round."""
+RING_ONLY = frozenset({"chip_dumping", "soft_play", "whipsaw", "association"})
+"""Fault kinds scored as rings only, not round by round (:func:`score`)."""
 POKER_RINGS = ("chip_dumping", "soft_play", "whipsaw")
 """The rings played at a poker table by two of its players (:mod:`pitwatch.sim.poker`)."""
-"""Fault kinds scored as rings only, not round by round (:func:`score`)."""
+BACCARAT_RINGS = ("association",)
+"""The rings played at a chemin de fer table by two of its punters (:mod:`pitwatch.sim.chemin_de_fer`)."""
+RING_GAMES: dict[str, tuple[str, ...]] = {"poker": POKER_RINGS, "chemin_de_fer": BACCARAT_RINGS}
+"""The rings of two players each game's tables play (both players stay all evening)."""
 
 
 def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
     """The two parties of a table's ring: ``dealer_collusion``: the table's first dealer and first
     player; at a poker table, ``chip_dumping``: the dumper and the gainer, its second and third
-    players; ``soft_play``: its fourth and fifth; ``whipsaw``: its sixth and seventh. Raises
+    players; ``soft_play``: its fourth and fifth; ``whipsaw``: its sixth and seventh; at a chemin de
+    fer table, ``association``: its second player (who leads) and its third (who follows). Raises
     ``KeyError`` for a kind not in :data:`RING_FAULTS`."""
     parties = {"dealer_collusion": (f"D-{table_id}-01", f"P-{table_id}-001"),
                "chip_dumping": (f"P-{table_id}-002", f"P-{table_id}-003"),
                "soft_play": (f"P-{table_id}-004", f"P-{table_id}-005"),
-               "whipsaw": (f"P-{table_id}-006", f"P-{table_id}-007")}
+               "whipsaw": (f"P-{table_id}-006", f"P-{table_id}-007"),
+               "association": (f"P-{table_id}-002", f"P-{table_id}-003")}
     return parties[kind]
 
 DEFAULT_FAULT_RATES: dict[str, float] = {
@@ -233,17 +245,25 @@ DROPPABLE: dict[str, frozenset[str]] = {
     "blackjack": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
     "punto_banca": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
     "poker": frozenset({"pot_awarded"}),
+    "chemin_de_fer": frozenset({"settlement_recorded", "rake_taken"}),
 }
 """Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
 round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
-wrongly change the next round's verdict too, so roulette only loses settlements."""
+wrongly change the next round's verdict too, so roulette only loses settlements; a lost chemin de
+fer card, stake or bank would change the bank the next coup is judged against, so chemin de fer
+only loses settlements and the cagnotte."""
 
 GAME_MODULES: dict[str, str] = {
     "french_roulette": "pitwatch.sim.roulette",
     "blackjack": "pitwatch.sim.blackjack",
     "punto_banca": "pitwatch.sim.baccarat",
     "poker": "pitwatch.sim.poker",
+    "chemin_de_fer": "pitwatch.sim.chemin_de_fer",
 }
+
+MIN_PLAYERS: dict[str, int] = {"chemin_de_fer": 4}
+"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L632);
+players are seated before a round while the table has fewer."""
 
 
 class _TableRunner:
@@ -276,13 +296,14 @@ class _TableRunner:
         self.partner_bets: set[str] = set()
         """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
         self.stay: set[str] = set()
-        """Players who never leave: the rings' (``dealer_collusion``: the partner; at a poker table
-        both players of each ring of :data:`POKER_RINGS`; :func:`ring_parties`)."""
+        """Players who never leave: the rings' (``dealer_collusion``: the partner; both players of each
+        ring of :data:`RING_GAMES` at a table of its game; :func:`ring_parties`)."""
         if rates.get("dealer_collusion"):
             self.stay.add(self.ring[1])
-        for kind in POKER_RINGS:
-            if rates.get(kind) and spec.game == "poker":
+        for kind in RING_GAMES.get(spec.game, ()):
+            if rates.get(kind):
                 self.stay |= set(ring_parties(kind, spec.table_id))
+        self.min_players = MIN_PLAYERS.get(spec.game, 2)
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,
@@ -363,12 +384,15 @@ class _TableRunner:
                                              player_id=p.player_id)
             if self.rng.random() < 0.06 or len(t.players) < 2:
                 self.seat_player()
+            while len(t.players) < min(self.min_players, spec.seats):
+                self.seat_player()
             self.game.prepare(t, self.emitter)
             self.emitter.round_id = round_id
             t.state["last_of_session"] = last
             self.emitter("round_started", dt=5, last_of_session=last)
             n_labels = len(self.labels)  # this round's labels are appended synchronously below
             payments = self.game.play_round(t, round_id, self.emitter, self.faults)
+            self.chips.count += t.state.pop("layout_in", Decimal("0.00"))  # e.g. a player's bank in play
             self._settle(round_id, payments)
             for lb in self.labels[n_labels:]:  # a late bet nobody settled was refused: chips back
                 if lb["kind"] == "late_bet":
@@ -435,10 +459,23 @@ class _TableRunner:
         yield from out
 
 
-def default_floor(tables: int) -> list[TableSpec]:
+CHEMIN_DE_FER_TABLES: tuple[tuple[str, str], ...] = (("gal-coruna", "chemin_de_fer.galicia"),
+                                                     ("and-marbella", "chemin_de_fer.andalucia"))
+"""The chemin de fer tables :func:`default_floor` can add, in turn: (casino, ruleset)."""
+
+
+def chemin_de_fer_table(table_id: str, casino_id: str, ruleset_id: str) -> TableSpec:
+    """A chemin de fer table: punto minimum 20.00 EUR; the punto maximum is the bank, at most 100 times
+    the minimum (000 L592-L596; 004 L2081-L2083), hence the table maximum 2,000.00 EUR; nine seats."""
+    return TableSpec(table_id, casino_id, "chemin_de_fer", ruleset_id, Decimal("20.00"), Decimal("2000.00"), seats=9)
+
+
+def default_floor(tables: int, chemin_de_fer: int = 0) -> list[TableSpec]:
     """A realistic mix of ``tables`` tables over three casinos (Galicia, Andalucía,
     Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset, and a
-    hold'em table in Andalucía (from the eighth table on)."""
+    hold'em table in Andalucía (from the eighth table on); then ``chemin_de_fer`` chemin de fer
+    tables (:data:`CHEMIN_DE_FER_TABLES` in turn, numbered after the others: ``GAL-CF-09`` ...). The
+    first ``tables`` are the same whatever ``chemin_de_fer`` (their seeds depend on their place)."""
     catalogue: list[tuple[str, str, str, str, str, dict[str, str]]] = [
         ("gal-coruna", "french_roulette", "french_roulette.galicia", "5.00", "900.00", {}),
         ("gal-coruna", "blackjack", "blackjack.galicia", "10.00", "200.00", {}),
@@ -456,6 +493,9 @@ def default_floor(tables: int) -> list[TableSpec]:
         tid = f"{casino.split('-')[0].upper()}-{prefix[game]}-{i + 1:02d}"
         specs.append(TableSpec(tid, casino, game, ruleset, Decimal(lo), Decimal(hi), dict(opts),
                                seats=9 if game == "poker" else 7))
+    for j in range(chemin_de_fer):
+        casino, ruleset = CHEMIN_DE_FER_TABLES[j % len(CHEMIN_DE_FER_TABLES)]
+        specs.append(chemin_de_fer_table(f"{casino.split('-')[0].upper()}-CF-{tables + j + 1:02d}", casino, ruleset))
     return specs
 
 

@@ -15,7 +15,8 @@ cent, so the house never hands over a fraction of a cent it does not owe, nor ke
 
 Sources (seed file and lines, Galicia ``000``, Asturias ``001``, Andalucía ``004``):
 roulette 000 L121-L153 and 004 L217-L324; blackjack 000 L289-L311 and 004 L733-L805;
-punto y banca 000 L467, L477; 001 L78-L80, L170-L172; 004 L1699-L1704, L1722-L1724.
+punto y banca 000 L467, L477; 001 L78-L80, L170-L172; 004 L1699-L1704, L1722-L1724;
+chemin de fer 000 L570, L598, L612, L666; 004 L2089-L2091, L2119-L2129.
 """
 
 from __future__ import annotations
@@ -340,3 +341,48 @@ def punto_banca_payment(ruleset_id: str, bet_id: str, spot: str, stake: Decimal,
     if spot == "banca" and (deduction.totals is None or b in deduction.totals):
         commission = cents_down(winnings * deduction.rate)
     return Payment(bet_id, "win", cents_down(stake + winnings), commission)
+
+
+# --------------------------------------------------------------------------- chemin de fer
+
+CAGNOTTE_RATE: dict[str, Decimal] = {
+    # «un 5% sobre las cantidades ganadas por la banca en cada jugada» (000 L598)
+    "chemin_de_fer.galicia": Decimal("0.05"),
+    # «un 5 por 100 sobre las cantidades ganadas por el banquero en cada jugada» (004 L2089-L2091)
+    "chemin_de_fer.andalucia": Decimal("0.05"),
+}
+"""The house's cagnotte on the bank's winnings of a coup, per ruleset (rounded down to the cent)."""
+
+
+def chemin_de_fer_winner(punto: Sequence[str], banca: Sequence[str]) -> str:
+    """``punto``, ``banca`` or ``tie`` (void, «la jugada es considerada nula») for the cards of a coup:
+    the values are punto y banca's (000 L612; 004 L2119-L2125)."""
+    p, b = punto_banca_points(punto), punto_banca_points(banca)
+    return "tie" if p == b else "punto" if p > b else "banca"
+
+
+def chemin_de_fer_stake_payment(bet_id: str, stake: Decimal, covered: Decimal, winner: str) -> Payment:
+    """A stake of ``stake`` euros against the bank, ``covered`` of it in play: the punter «ganará o
+    perderá en iguales condiciones que la banca» (000 L570), even money (the texts print no other ratio);
+    the part the bank does not cover is handed back whatever happens (000 L594, L604); nothing in play:
+    ``refused``, the stake back; a tie is void: the stake back (000 L612)."""
+    if covered == 0:
+        return Payment(bet_id, "refused", stake)
+    if winner == "tie":
+        return Payment(bet_id, "push", stake)
+    if winner == "punto":
+        return Payment(bet_id, "win", stake + covered)
+    return Payment(bet_id, "lose", stake - covered)
+
+
+def chemin_de_fer_bank_payment(ruleset_id: str, bet_id: str, in_play: Decimal, winner: str) -> tuple[Payment, Decimal]:
+    """The bank's settlement and the cagnotte of a coup whose bank had ``in_play`` euros covered by
+    the stakes: when it wins, the bank back and the stakes it won, less the cagnotte (000 L598,
+    L666; 004 L2089-L2091, the rate of :data:`CAGNOTTE_RATE`, rounded down); when it loses, nothing;
+    a tie, the bank back. Returns ``(payment, cagnotte)``."""
+    if winner == "banca":
+        cagnotte = cents_down(in_play * CAGNOTTE_RATE[ruleset_id])
+        return Payment(bet_id, "win", in_play + in_play - cagnotte), cagnotte
+    if winner == "tie":
+        return Payment(bet_id, "push", in_play), ZERO
+    return Payment(bet_id, "lose", ZERO), ZERO
