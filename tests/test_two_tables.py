@@ -56,12 +56,12 @@ def test_no_alert_for_hands_one_after_the_other_or_at_one_table(hands):
     assert [a for t, n, s, e in hands for a in det.observe(_hand(t, n, s, e, "P"))] == []
 
 
-def test_only_poker_and_hands_kept_a_day():
-    """Chemin de fer has no such rule; a hand of yesterday is no longer kept once a later one comes."""
+def test_only_poker_and_hands_kept_two_hours():
+    """Chemin de fer has no such rule; a hand of more than two hours before a later one is no longer kept."""
     det = TwoTablesDetector()
     assert det.observe(_hand("CF-1", 1, 0, 2, "P", game="chemin_de_fer")) == []
     det.observe(_hand("PK-1", 2, 0, 2, "P"))
-    det.observe(_hand("PK-1", 3, 26 * 60, 26 * 60 + 2, "P"))
+    det.observe(_hand("PK-1", 3, 3 * 60, 3 * 60 + 2, "P"))
     assert {t: [h[1] for h in hs] for t, hs in det.hands["P"].items()} == {"PK-1": ["H3"]}
 
 

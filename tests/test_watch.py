@@ -153,11 +153,13 @@ def test_a_watch_state_is_versioned_json_that_round_trips_and_refuses_another_ve
     watch.mark_applied("pitwatch.round-digests:0", 599)
     again = CasinoWatch.load(watch.dump())
     assert again.to_state() == watch.to_state() and again.already_applied("pitwatch.round-digests:0", 599)
-    state = json.loads(watch.dump())
+    assert watch.dump()[:1] != b"{" and CasinoWatch.load(json.dumps(watch.to_state()).encode()).to_state() == \
+        watch.to_state()  # compressed; a plain JSON state (written before) is read too
+    state = CasinoWatch.decode(watch.dump())
     state["version"] = 2
     with pytest.raises(ValueError, match="watch state version 2"):
         CasinoWatch.from_state(state)
-    state = json.loads(watch.dump())
+    state = CasinoWatch.decode(watch.dump())
     state["detectors"][COLLUSION]["version"] = 7
     with pytest.raises(ValueError, match="version 7"):
         CasinoWatch.from_state(state)

@@ -38,8 +38,8 @@ the game are their most common form.
 
 **Emits** one alert per ordered pair (kind ``chip_dumping``, stable id from the pair), naming the
 folder as ``player_id`` and both players in ``parties`` (``player:<folder>``, ``player:<gainer>``),
-the hands as evidence; ``amount`` is the euros passed by those folds; the score is -log10 of the
-p-value.
+the hands as evidence (those played once its ``z`` reached :data:`WATCH_Z`); ``amount`` is the euros
+passed by those folds; the score is -log10 of the p-value.
 Pure: no I/O, no clock. The thresholds' figures (false alarms on honest and real play, recall on
 injected rings) are in DETECTION.md.
 """
@@ -60,7 +60,10 @@ KIND = ViolationKind.CHIP_DUMPING
 CITATION = ("prohibitions of póquer en círculo (jugar en pareja, compartir o repartir el bote): "
             "004_5c9c19b250457762.txt L4217-L4275 (I.1.10 V)")
 EVIDENCE_KEPT = 20
-"""Hands kept as evidence per pair (the first ones)."""
+"""Hands kept as evidence per pair under watch (the first ones)."""
+WATCH_Z = 3.0
+"""A pair's ``z`` from which its hands are kept as evidence (only pairs under watch carry a list in the
+state)."""
 CENT = Decimal("0.01")
 
 
@@ -140,8 +143,6 @@ class ChipDumpingDetector:
             pair = self.pairs.setdefault((folder, gainer), _Pair())
             pair.folds += 1
             pair.euros += euros
-            if len(pair.evidence) < EVIDENCE_KEPT:
-                pair.evidence.append(f"{digest.table_id}/{digest.round_id}")
             self._count(folder, gainer)
             mine.setdefault(folder, [0, 0])[0] += 1
             mine[folder][1] += 1
@@ -201,6 +202,9 @@ class ChipDumpingDetector:
             return None
         folder, gainer = key
         folds, contests, rate, z, p = self.score(folder, gainer)
+        evidence = self.pairs[key].evidence
+        if z >= WATCH_Z and len(evidence) < EVIDENCE_KEPT:
+            evidence.append(f"{digest.table_id}/{digest.round_id}")
         t = self.thresholds
         if (folds < t.min_folds or z < t.z_min
                 or min(self.baseline(folder, gainer)[1], self.baseline(gainer, folder)[1]) < t.min_baseline):

@@ -18,8 +18,10 @@ the others (a pair seen only together cannot be told apart from two odd players)
 
 **State**: versioned JSON (the counts, each pair's evidence and euros, the pairs alerted).
 **Emits** one alert per pair: both players in ``parties`` (sorted), the hands as evidence (the first
-:data:`EVIDENCE_KEPT`), ``amount`` the euros the subclass counts at stake, the score -log10 of the
-one-sided p-value. Pure: no I/O, no clock.
+:data:`EVIDENCE_KEPT` played once the pair's ``z`` reached :data:`WATCH_Z`: the hands are kept only for
+pairs under watch, or every pair a casino follows would carry its own list in the state), ``amount``
+the euros the subclass counts at stake, the score -log10 of the one-sided p-value. Pure: no I/O, no
+clock.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from pitwatch.detectors.digest import RoundDigest
 from pitwatch.detectors.pair_rates import PairRates, PairScore, check_version, upper_tail
 
 EVIDENCE_KEPT = 20
-"""Hands kept as evidence per pair (the first ones)."""
+"""Hands kept as evidence per pair under watch (the first ones)."""
+WATCH_Z = 3.0
+"""A pair's ``z`` from which its hands are kept as evidence."""
 
 
 @dataclass(frozen=True)
@@ -96,9 +100,10 @@ class PairBehaviourDetector:
         for pair in sorted(touched):
             ev = self.evidence.setdefault(pair, _Evidence(Decimal("0.00"), []))
             ev.euros += self.at_stake(digest, pair, touched[pair])
-            if len(ev.hands) < EVIDENCE_KEPT:
+            z, ab, ba = self.score(*pair)
+            if z >= WATCH_Z and len(ev.hands) < EVIDENCE_KEPT:
                 ev.hands.append(hand)
-            alert = self._check(pair, digest)
+            alert = self._check(pair, digest, z, ab, ba)
             if alert is not None:
                 out.append(alert)
         return out
@@ -115,6 +120,9 @@ class PairBehaviourDetector:
         """Whether the pair has the decisions (its own and each player's with the others) to be
         alerted (module docstring)."""
         _, ab, ba = self.score(a, b)
+        return self._enough(ab, ba)
+
+    def _enough(self, ab: PairScore, ba: PairScore) -> bool:
         t = self.thresholds
         return ab.n + ba.n >= t.min_decisions and min(ab.actor_n, ba.actor_n) >= t.min_baseline
 
@@ -124,13 +132,11 @@ class PairBehaviourDetector:
         pairs = sorted({(min(a, b), max(a, b)) for a, b in self.rates.pairs})
         return [((a, b), self.score(a, b)[0]) for a, b in pairs if self.eligible(a, b)]
 
-    def _check(self, pair: tuple[str, str], digest: RoundDigest) -> Alert | None:
-        if pair in self.alerted:
+    def _check(self, pair: tuple[str, str], digest: RoundDigest, z: float, ab: PairScore,
+               ba: PairScore) -> Alert | None:
+        if pair in self.alerted or z < self.thresholds.z_min or not self._enough(ab, ba):
             return None
         a, b = pair
-        z, ab, ba = self.score(a, b)
-        if z < self.thresholds.z_min or not self.eligible(a, b):
-            return None
         self.alerted.add(pair)
         p = upper_tail(z)
         score = round(-math.log10(max(p, 1e-300)), 2)
@@ -164,4 +170,4 @@ class PairBehaviourDetector:
         return out
 
 
-__all__ = ["EVIDENCE_KEPT", "PairBehaviourDetector", "PairThresholds"]
+__all__ = ["EVIDENCE_KEPT", "WATCH_Z", "PairBehaviourDetector", "PairThresholds"]

@@ -14,7 +14,7 @@ are stable from table to table).
 the other ends) are play at two tables at the same time: a hard rule, no statistics. A player's
 hands are kept while they end within :data:`RETENTION` of his latest hand, so the rule holds
 whichever of the two hands reaches the watch first (the live stage interleaves tables as batches are
-cut; the tables of a casino are not a day apart in the stream).
+cut; the tables of a casino's stream are not hours apart).
 
 **State**: versioned JSON (each player's recent hands, the pairs of tables alerted per player).
 **Emits** one ``prohibited_play`` alert per player and pair of tables (stable id from the player and
@@ -24,7 +24,7 @@ hard rule has no p-value). Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any, ClassVar, Mapping
 
@@ -40,8 +40,10 @@ CITATION = ("prohibitions of póquer en círculo (jugar en más de una mesa al m
 GAMES = frozenset({"poker"})
 """Games whose rules forbid playing two tables at once (póquer en círculo, list V)."""
 
-RETENTION = timedelta(hours=24)
+RETENTION = timedelta(hours=2)
 """How long (event time) a player's hands are kept after his latest one."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 Hand = tuple[str, str, datetime, datetime]
 """``(table_id, round_id, started_at, ended_at)``."""
@@ -59,6 +61,8 @@ class TwoTablesDetector:
         """``player -> table -> his hands there`` in the order they came, within :data:`RETENTION` of
         his latest (:attr:`latest`)."""
         self.latest: dict[str, datetime] = {}
+        self.swept: datetime | None = None
+        """When the players gone for more than :data:`RETENTION` were last forgotten (event time)."""
         self.alerted: set[tuple[str, str, str]] = set()
         """``(player, table, table)``, the tables sorted."""
 
@@ -81,7 +85,17 @@ class TwoTablesDetector:
                             out.append(alert)
             tables.setdefault(hand[0], []).append(hand)
             self._prune(p, hand[3])
+        self._sweep(hand[3])
         return out
+
+    def _sweep(self, now: datetime) -> None:
+        """Forget the players whose latest hand ended more than :data:`RETENTION` before ``now`` (once
+        per :data:`RETENTION` of event time): they left the casino's tables."""
+        if self.swept is not None and now < self.swept + RETENTION:
+            return
+        self.swept = now
+        for p in [p for p, t in self.latest.items() if t < now - RETENTION]:
+            del self.latest[p], self.hands[p]
 
     def _prune(self, player: str, end: datetime) -> None:
         """Forget the player's hands that ended more than :data:`RETENTION` before his latest."""
@@ -111,10 +125,11 @@ class TwoTablesDetector:
             ruleset_id=digest.ruleset_id, ruleset_hash=digest.ruleset_hash, parties=(f"player:{player}",), score=0.0)
 
     def to_state(self) -> dict[str, Any]:
-        """The state as versioned JSON (never pickled); times as UTC ISO 8601."""
+        """The state as versioned JSON (never pickled); times as UTC milliseconds since 1970."""
         return {"version": self.STATE_VERSION,
-                "hands": {p: [[t, r, s.isoformat(), e.isoformat()] for hs in tables.values() for t, r, s, e in hs]
+                "hands": {p: [[t, r, _ms(s), _ms(e)] for hs in tables.values() for t, r, s, e in hs]
                           for p, tables in sorted(self.hands.items())},
+                "swept": None if self.swept is None else _ms(self.swept),
                 "alerted": sorted(list(k) for k in self.alerted)}
 
     @classmethod
@@ -124,11 +139,20 @@ class TwoTablesDetector:
         out = cls()
         for p, hs in state["hands"].items():
             for t, r, s, e in hs:
-                hand = (str(t), str(r), datetime.fromisoformat(s), datetime.fromisoformat(e))
+                hand = (str(t), str(r), _from_ms(s), _from_ms(e))
                 out.hands.setdefault(str(p), {}).setdefault(hand[0], []).append(hand)
                 out.latest[str(p)] = max(out.latest.get(str(p), hand[3]), hand[3])
         out.alerted = {(str(p), str(a), str(b)) for p, a, b in state["alerted"]}
+        out.swept = None if state.get("swept") is None else _from_ms(state["swept"])
         return out
+
+
+def _ms(t: datetime) -> int:
+    return (t - EPOCH) // timedelta(milliseconds=1)
+
+
+def _from_ms(ms: Any) -> datetime:
+    return EPOCH + timedelta(milliseconds=int(ms))
 
 
 def _hm(hand: Hand) -> str:

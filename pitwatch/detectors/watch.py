@@ -14,7 +14,8 @@ order the table stage sent the digests of the casino's tables, which interleaves
 batches were cut; a replay reads the file's order. The pairs alerted agree wherever the evidence
 is clear; the counts quoted in an alert's message can differ by the rounds read in between.
 
-**State** (:meth:`CasinoWatch.to_state`): versioned JSON (never pickled): the casino, the last
+**State** (:meth:`CasinoWatch.to_state`): versioned JSON (never pickled; stored compressed,
+:meth:`CasinoWatch.dump`): the casino, the last
 offset applied per input position (``"topic:partition"``, so a redelivered digest is skipped,
 :meth:`CasinoWatch.already_applied`) and each detector's own versioned state by name.
 """
@@ -22,6 +23,7 @@ offset applied per input position (``"topic:partition"``, so a redelivered diges
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert
@@ -73,8 +75,24 @@ class CasinoWatch:
                 "detectors": {name: det.to_state() for name, det in self.detectors.items()}}
 
     def dump(self) -> bytes:
-        """:meth:`to_state` as compact JSON bytes."""
-        return json.dumps(self.to_state(), separators=(",", ":")).encode()
+        """:meth:`to_state` as compact JSON, compressed with zlib (RFC 1950): a casino's watch is one
+        value of the state table's changelog, and its JSON (each detector's counts per pair) outgrows
+        a Kafka message long before it compresses to one."""
+        return zlib.compress(json.dumps(self.to_state(), separators=(",", ":")).encode(), 6)
+
+    @staticmethod
+    def decode(raw: bytes) -> dict[str, Any]:
+        """The JSON data of a stored watch state: :meth:`dump`'s zlib-compressed JSON, or plain JSON
+        (a state written before states were compressed starts with ``{``). Raises ``ValueError`` for
+        bytes that are neither."""
+        try:
+            text = raw if raw[:1] == b"{" else zlib.decompress(raw)
+        except zlib.error as exc:
+            raise ValueError(f"not a watch state: {exc}") from exc
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"not a watch state: JSON {type(data).__name__}")
+        return data
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> CasinoWatch:
@@ -92,8 +110,9 @@ class CasinoWatch:
 
     @classmethod
     def load(cls, raw: bytes) -> CasinoWatch:
-        """Inverse of :meth:`dump`. Raises ``ValueError`` (bad JSON or another version)."""
-        return cls.from_state(json.loads(raw))
+        """Inverse of :meth:`dump` (:meth:`decode`). Raises ``ValueError`` (not a state, bad JSON or
+        another version)."""
+        return cls.from_state(cls.decode(raw))
 
 
 __all__ = ["DETECTORS", "WATCH_STATE_VERSION", "CasinoWatch"]

@@ -1,8 +1,8 @@
 """`pitwatch demo` end to end, as a newcomer runs it (smaller evening, 8 tables: the eighth is
 hold'em, and the two ring tables): its own broker, worker and chDB; the summary it writes must show
 every injected fault caught, no alert on a clean round, and every ring detected (chip dumping, soft
-play and whipsaw at three hold'em ring tables, dealer-player collusion at the punto y banca one) and
-no other pair."""
+play and whipsaw at three hold'em ring tables, association at a chemin de fer table, dealer-player
+collusion at the punto y banca one) and no other pair."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     # the ring tables: each ring found by its detector in the worker's watch stage, no other pair
     rings = {(r["kind"], r["table_id"]): (r["found"], r["false"]) for r in summary["rings"]}
     assert rings == {("chip_dumping", "AND-PK-90"): (True, []), ("soft_play", "AND-PK-92"): (True, []),
-                     ("whipsaw", "AND-PK-93"): (True, []), ("dealer_collusion", "AND-PB-91"): (True, [])}
+                     ("whipsaw", "AND-PK-93"): (True, []), ("association", "GAL-CF-92"): (True, []),
+                     ("dealer_collusion", "AND-PB-91"): (True, [])}
     assert "collusion alerts on pairs that are not a ring: 0" in proc.stdout
     # the eighth table is hold'em: its hands are judged and the house's win is its rake (at most 5%)
     hands, put_in, rake = summary["poker"]
