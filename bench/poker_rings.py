@@ -11,8 +11,10 @@ call), ``whipsaw`` (with a third player in, each re-raises the other). The hands
 casino's watch runs the same, :mod:`pitwatch.detectors.watch`) with its default thresholds.
 Reported per pattern and ring rate:
 
-- **recall**: evenings whose ring was alerted within ``--budget`` hands (2,000, the issue's target)
-  / evenings with a ring, and the median number of hands played before the alert;
+- **recall**: evenings whose ring was alerted (an alert on a pair of it) within ``--budget`` hands
+  (2,000, the issue's target) / evenings with a ring, and the median number of hands played before the
+  alert; for rings of more than two (``--ring-size``, soft play and whipsaw), the evenings in which
+  every pair of the ring was alerted within the budget too;
 - **false rings**: alerts on any other pair, per 1,000 hands (honest evenings: ring rate 0);
 - **ranking**: at the end of each evening every pair with the baselines an alert needs is ranked by
   its ``z`` (the detector's ``ranked()``): precision at 1 (the top pair is the ring) and the area
@@ -40,7 +42,7 @@ from pitwatch.detectors.digest import digest_of
 from pitwatch.detectors.soft_play import SoftPlayDetector
 from pitwatch.detectors.whipsaw import WhipsawDetector
 from pitwatch.replay import replay_lines
-from pitwatch.sim.base import POKER_RINGS, default_floor, ring_parties, simulate
+from pitwatch.sim.base import POKER_RINGS, RING_MEMBERS, default_floor, ring_members, simulate
 
 DETECTOR = {"chip_dumping": ChipDumpingDetector, "soft_play": SoftPlayDetector, "whipsaw": WhipsawDetector}
 RATES = {"chip_dumping": [0.1, 0.25, 0.5], "soft_play": [0.5, 1.0], "whipsaw": [0.25, 0.5, 1.0]}
@@ -60,16 +62,34 @@ def _detect(pattern: str, lines: Any) -> tuple[Any, list[tuple[int, tuple[str, s
     return det, alerts, hands
 
 
-def evening(pattern: str, hours: float, seed: int, ring_rate: float) -> dict[str, Any]:
-    """One evening at the floor's hold'em table: hands, the ring's alert (hand index or None), the
-    false alerts and the end-of-evening scores of the ranked pairs ``[(z, is the ring)]``."""
+def evening(pattern: str, hours: float, seed: int, ring_rate: float, size: int = 2) -> dict[str, Any]:
+    """One evening at the floor's hold'em table with a ring of ``size`` players: hands, the first alert
+    on a pair of the ring (hand index or None: the ring is found, its members named), the hand by which
+    every pair of it was alerted (``found_all``), the alerts on pairs that are no ring's and the
+    end-of-evening scores of the ranked pairs ``[(z, a pair of the ring)]``. Chip dumping's ring is
+    its ordered pair (dumper, gainer)."""
     spec = next(s for s in default_floor(8) if s.game == "poker")
-    events, _labels = simulate([spec], hours, seed, fault_rates={pattern: ring_rate} if ring_rate else {})
+    events, _labels = simulate([spec], hours, seed, fault_rates={pattern: ring_rate} if ring_rate else {},
+                               ring_size=size)
     det, alerts, hands = _detect(pattern, (json.dumps(e) for e in events))
-    ring = ring_parties(pattern, spec.table_id) if ring_rate else None
-    ranked = [(z, pair == ring) for pair, z in det.ranked()]
-    return {"hands": hands, "found": next((i for i, key in alerts if key == ring), None),
-            "false": [key for _, key in alerts if key != ring], "ranked": ranked}
+    members = ring_members(pattern, spec.table_id, size) if ring_rate else ()
+    if pattern == "chip_dumping":
+        pairs = {members} if members else set()
+    else:
+        pairs = {(a, b) for a in members for b in members if a < b}
+
+    def ring(pair: tuple[str, str]) -> bool:
+        return pair in pairs
+
+    seen: set[tuple[str, str]] = set()
+    found_all = None
+    for i, key in alerts:
+        seen.add(key)
+        if found_all is None and pairs and pairs <= seen:
+            found_all = i
+    return {"hands": hands, "found": next((i for i, key in alerts if ring(key)), None), "found_all": found_all,
+            "false": [key for _, key in alerts if not ring(key)],
+            "ranked": [(z, ring(pair)) for pair, z in det.ranked()]}
 
 
 def _auc(ranked: list[tuple[float, bool]]) -> float | None:
@@ -107,25 +127,36 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", type=int, default=4, help="evenings per ring rate")
     ap.add_argument("--rates", type=float, action="append", help="ring rates (default: per pattern, RATES)")
     ap.add_argument("--budget", type=int, default=2000, help="hands within which a ring counts as found")
+    ap.add_argument("--ring-size", type=int, action="append",
+                    help=f"players of a soft-play or whipsaw ring (default 2; up to {len(RING_MEMBERS['soft_play'])}; "
+                         "chip dumping is two)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="pitwatch-poker-rings-"))
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     patterns = args.pattern or list(POKER_RINGS)
-    cells = [(pattern, args.hours, seed, rate) for pattern in patterns
-             for rate in [0.0, *(args.rates or RATES[pattern])] for seed in range(1, args.seeds + 1)]
+    sizes = args.ring_size or [2]
+
+    def sizes_of(pattern: str) -> list[int]:
+        return sizes if pattern in RING_MEMBERS else [2]
+
+    cells = [(pattern, args.hours, seed, rate, size) for pattern in patterns for size in sizes_of(pattern)
+             for rate in [0.0, *(args.rates or RATES[pattern])] for seed in range(1, args.seeds + 1)
+             if rate or size == sizes_of(pattern)[0]]
     with ProcessPoolExecutor() as pool:
         results = list(pool.map(evening, *zip(*cells)))
     print(f"# one hold'em table, {args.hours:g} hours an evening, {args.seeds} evenings per pattern and ring rate; "
           f"a ring is found if alerted within {args.budget:,} hands")
-    print(f"{'pattern':>12} {'ring rate':>9} {'hands':>6} {'found':>5} {'recall':>6} {'median hands':>12} "
-          f"{'false/1000':>10} {'prec@1':>6} {'AUC':>5}")
+    print(f"{'pattern':>12} {'size':>4} {'ring rate':>9} {'hands':>6} {'found':>5} {'recall':>6} {'median hands':>12} "
+          f"{'all pairs':>9} {'false/1000':>10} {'prec@1':>6} {'AUC':>5}")
     rows = []
     for pattern in patterns:
-        for rate in [0.0, *(args.rates or RATES[pattern])]:
-            rs = [r for (pt, _h, _s, cr), r in zip(cells, results) if (pt, cr) == (pattern, rate)]
-            rows.append(_row(pattern, rate, rs, args.budget))
+        for size in sizes_of(pattern):
+            for rate in [0.0, *(args.rates or RATES[pattern])]:
+                rs = [r for (pt, _h, _s, cr, sz), r in zip(cells, results) if (pt, cr, sz) == (pattern, rate, size)]
+                if rs:
+                    rows.append(_row(pattern, size, rate, rs, args.budget))
     real = {pattern: real_hands(pattern) for pattern in patterns}
     for pattern in patterns:
         print(f"# real hands (tests/data/phh), {pattern}: {real[pattern]['hands']} hands, {real[pattern]['alerts']} alerts")
@@ -149,12 +180,15 @@ def ring_stats(rate: float, rs: list[dict[str, Any]], budget: int, unit: str, pe
             "auc": _auc([x for r in rs for x in r["ranked"]]) if rate else None}
 
 
-def _row(pattern: str, rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
-    """One line of the table (printed) and of ``results.json``."""
-    row = {"pattern": pattern, **ring_stats(rate, rs, budget, "hands", 1000)}
+def _row(pattern: str, size: int, rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
+    """One line of the table (printed) and of ``results.json``; ``all_pairs_found``: evenings whose
+    ring had every pair alerted within ``budget`` hands."""
+    every = sum(1 for r in rs if r["found_all"] is not None and r["found_all"] < budget) if rate else None
+    row = {"pattern": pattern, "ring_size": size, **ring_stats(rate, rs, budget, "hands", 1000),
+           "all_pairs_found": every}
     hands, found, auc = row["hands"], row["found"], row["auc"]
-    print(f"{pattern:>12} {rate:>9.2f} {hands:>6} {_show(found if rate else None):>5} "
-          f"{_show(row['recall'], '.0%'):>6} {_show(row['median_hands_to_alert'], '.0f'):>12} "
+    print(f"{pattern:>12} {size:>4} {rate:>9.2f} {hands:>6} {_show(found if rate else None):>5} "
+          f"{_show(row['recall'], '.0%'):>6} {_show(row['median_hands_to_alert'], '.0f'):>12} {_show(every):>9} "
           f"{row['false_per_1000_hands']:>10.3f} {_show(row['precision_at_1'], '.2f'):>6} {_show(auc, '.3f'):>5}")
     return row
 

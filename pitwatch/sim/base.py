@@ -122,6 +122,24 @@ def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
                "association": (f"P-{table_id}-002", f"P-{table_id}-003")}
     return parties[kind]
 
+RING_MEMBERS: dict[str, tuple[int, ...]] = {"soft_play": (4, 5, 8, 10), "whipsaw": (6, 7, 9, 11)}
+"""The players of a ring of more than two, by their number at the table (``P-<table>-<n>``), for the
+kinds a larger ring plays (every pair of it plays the pattern); the first two are
+:func:`ring_parties`'."""
+
+
+def ring_members(kind: str, table_id: str, size: int = 2) -> tuple[str, ...]:
+    """The ``size`` players of a table's ring of ``kind``: :func:`ring_parties` for two (and for the
+    kinds only two play: chip dumping, association, a dealer and his partner), else the first
+    ``size`` of :data:`RING_MEMBERS`. Raises ``ValueError`` for a size the kind cannot have."""
+    if size == 2 or kind not in RING_MEMBERS:
+        return ring_parties(kind, table_id)
+    numbers = RING_MEMBERS[kind]
+    if not 2 <= size <= len(numbers):
+        raise ValueError(f"a {kind} ring has 2 to {len(numbers)} players, not {size}")
+    return tuple(f"P-{table_id}-{n:03d}" for n in numbers[:size])
+
+
 DEFAULT_FAULT_RATES: dict[str, float] = {
     "wrong_payout": 0.02, "late_bet": 0.01, "over_limit_bet": 0.01, "dealer_misdraw": 0.01,
     "spin_direction": 0.01, "illegal_decision": 0.01, "dropped_event": 0.002,
@@ -197,11 +215,13 @@ class Faults:
     """Fault injection for one table: deterministic draws and labels."""
 
     def __init__(self, rates: dict[str, float], rng: random.Random, table_id: str,
-                 labels: list[dict]):
+                 labels: list[dict], ring_size: int = 2):
         self.rates = rates
         self.rng = rng
         self.table_id = table_id
         self.labels = labels
+        self.ring_size = ring_size
+        """Players of each ring of :data:`RING_MEMBERS`' kinds (:func:`ring_members`)."""
 
     def hit(self, kind: str) -> bool:
         """True with the configured probability of ``kind`` (0 when not configured)."""
@@ -268,7 +288,7 @@ players are seated before a round while the table has fewer."""
 
 class _TableRunner:
     def __init__(self, spec: TableSpec, seed: int, index: int, start: datetime, hours: float,
-                 rates: dict[str, float], labels: list[dict]):
+                 rates: dict[str, float], labels: list[dict], ring_size: int = 2):
         import importlib
 
         self.spec = spec
@@ -278,7 +298,7 @@ class _TableRunner:
         self.seq = 0
         self.rates = rates
         self.labels = labels
-        self.faults = Faults(rates, self.rng, spec.table_id, labels)
+        self.faults = Faults(rates, self.rng, spec.table_id, labels, ring_size)
         self.game = importlib.import_module(GAME_MODULES[spec.game])
         self.out: list[tuple[datetime, int, dict]] = []
         self.dealer_n = 0
@@ -297,12 +317,12 @@ class _TableRunner:
         """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
         self.stay: set[str] = set()
         """Players who never leave: the rings' (``dealer_collusion``: the partner; both players of each
-        ring of :data:`RING_GAMES` at a table of its game; :func:`ring_parties`)."""
+        ring of :data:`RING_GAMES` at a table of its game; :func:`ring_members`)."""
         if rates.get("dealer_collusion"):
             self.stay.add(self.ring[1])
         for kind in RING_GAMES.get(spec.game, ()):
             if rates.get(kind):
-                self.stay |= set(ring_parties(kind, spec.table_id))
+                self.stay |= set(ring_members(kind, spec.table_id, ring_size))
         self.min_players = MIN_PLAYERS.get(spec.game, 2)
 
     # -- events
@@ -502,14 +522,15 @@ def default_floor(tables: int, chemin_de_fer: int = 0) -> list[TableSpec]:
 def simulate(tables: int | list[TableSpec], hours: float, seed: int,
              fault_rates: dict[str, float] | None = None,
              start: datetime = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc),
-             ) -> tuple[Iterator[dict], list[dict]]:
+             ring_size: int = 2) -> tuple[Iterator[dict], list[dict]]:
     """Simulate an evening. Returns ``(events, labels)``: ``events`` yields event dicts in
     time order across tables (JSON-ready: money as strings, UTC times); ``labels`` fills with
-    one dict per injected fault as the iterator advances. Deterministic for a seed."""
+    one dict per injected fault as the iterator advances. Deterministic for a seed. ``ring_size``:
+    the players of each soft-play and whipsaw ring (:func:`ring_members`)."""
     specs = default_floor(tables) if isinstance(tables, int) else tables
     rates = DEFAULT_FAULT_RATES if fault_rates is None else fault_rates
     labels: list[dict] = []
-    runners = [_TableRunner(s, seed, i, start, hours, rates, labels) for i, s in enumerate(specs)]
+    runners = [_TableRunner(s, seed, i, start, hours, rates, labels, ring_size) for i, s in enumerate(specs)]
     def keyed(i: int, runner: _TableRunner) -> Iterator[tuple[tuple, dict]]:
         for ts, seq, ev in runner.run():
             yield (ts, i, seq), ev

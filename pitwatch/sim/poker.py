@@ -35,7 +35,7 @@ from typing import Any
 from pokerkit import Automation, Deck, Mode, NoLimitTexasHoldem
 
 from pitwatch.schemas.pokerkit_hand import cents_divmod, dec, hand_events
-from pitwatch.sim.base import POKER_RINGS, ring_parties
+from pitwatch.sim.base import POKER_RINGS, ring_members, ring_parties
 from pitwatch.sim.payouts import Payment
 
 CENT = Decimal("0.01")
@@ -106,37 +106,37 @@ def _may_raise(state: Any) -> bool:
     return state.actor_index not in acted
 
 
-def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, str, str]) -> bool:
-    """The ring's play (``(kind, first, second)``) where it departs from honest play; returns whether
+def _ring_action(state: Any, table: Any, ids: list[str], ring: tuple[str, tuple[str, ...]]) -> bool:
+    """The ring's play (``(kind, its players)``) where it departs from honest play; returns whether
     the actor was one of them and acted here (else the honest policy acts)."""
-    kind, a, b = ring
+    kind, members = ring
     if kind == "soft_play":
-        return _soft_play(state, ids, (a, b))
+        return _soft_play(state, ids, members)
     if kind == "whipsaw":
-        return _whipsaw(state, ids, (a, b))
-    return _dump(state, ids, (a, b))
+        return _whipsaw(state, ids, members)
+    return _dump(state, ids, (members[0], members[1]))
 
 
-def _soft_play(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
-    """Left heads-up together, the partners check or call, never bet, raise or fold."""
+def _soft_play(state: Any, ids: list[str], ring: tuple[str, ...]) -> bool:
+    """Left alone in the hand with partners only, a partner checks or calls, never bets, raises or
+    folds."""
     actor = ids[state.actor_index]
     live = {ids[i] for i, s in enumerate(state.statuses) if s}
-    if actor not in ring or live != set(ring):
+    if actor not in ring or not live <= set(ring):
         return False
     state.check_or_call()
     return True
 
 
-def _whipsaw(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
-    """With a third player in, a partner facing the other's bet or raise re-raises it to double,
-    while that costs at most a quarter of what he has behind."""
+def _whipsaw(state: Any, ids: list[str], ring: tuple[str, ...]) -> bool:
+    """With a player of no ring in, a partner facing another partner's bet or raise re-raises it to
+    double, while that costs at most a quarter of what he has behind."""
     actor = ids[state.actor_index]
     live = {ids[i] for i, s in enumerate(state.statuses) if s}
-    if actor not in ring or not set(ring) < live:
+    if actor not in ring or live <= set(ring):
         return False
     raises = [op for op in _street_ops(state) if type(op).__name__ == "CompletionBettingOrRaisingTo"]
-    partner = ring[1] if actor == ring[0] else ring[0]
-    if not raises or ids[raises[-1].player_index] != partner:
+    if not raises or ids[raises[-1].player_index] not in set(ring) - {actor}:
         return False
     if not (state.can_complete_bet_or_raise_to() and _may_raise(state)):
         return False
@@ -180,7 +180,7 @@ def _dump(state: Any, ids: list[str], ring: tuple[str, str]) -> bool:
 
 
 def _decide(state: Any, table: Any, faults: Any, round_id: str, ids: list[str],
-            rings: tuple[tuple[str, str, str], ...] = ()) -> None:
+            rings: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> None:
     """One action of the player to act (honest random play; a short raise when the fault hits; the
     ring's play when it is on this hand)."""
     if any(_ring_action(state, table, ids, ring) for ring in rings):
@@ -244,7 +244,7 @@ def _awards(table: Any, events: list, put: dict[str, Decimal], live: list[str], 
 
 
 def _play(state: Any, deck: list[str], table: Any, faults: Any, round_id: str, ids: list[str],
-          rings: tuple[tuple[str, str, str], ...]) -> None:
+          rings: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
     """Deal from ``deck`` and take the players' actions until pokerkit's hand is over."""
     while state.status:
         if state.can_deal_hole():
@@ -304,15 +304,18 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
 RING_PLAY = {"chip_dumping": "dumps chips to", "soft_play": "plays soft with", "whipsaw": "whipsaws with"}
 
 
-def _rings_on(table_id: str, round_id: str, ids: list[str], faults: Any) -> tuple[tuple[str, str, str], ...]:
-    """The rings that play this hand, ``(kind, first, second)``: each of :data:`POKER_RINGS` whose two
-    players are dealt in, on its fault's share of those hands (each labelled)."""
+def _rings_on(table_id: str, round_id: str, ids: list[str],
+              faults: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The rings that play this hand, ``(kind, its players dealt in)``: each of :data:`POKER_RINGS` with
+    two of its players (:func:`pitwatch.sim.base.ring_members`) dealt in, on its fault's share of those
+    hands (each labelled)."""
     out = []
     for kind in POKER_RINGS:
-        a, b = ring_parties(kind, table_id)
-        if {a, b} <= set(ids) and faults.hit(kind):
-            faults.label(kind, round_id, f"{round_id}:{a}", f"{a} {RING_PLAY[kind]} {b}")
-            out.append((kind, a, b))
+        members = tuple(p for p in ring_members(kind, table_id, faults.ring_size) if p in ids)
+        if len(members) >= 2 and faults.hit(kind):
+            faults.label(kind, round_id, f"{round_id}:{members[0]}", f"{members[0]} {RING_PLAY[kind]} "
+                                                                   f"{', '.join(members[1:])}")
+            out.append((kind, members))
     return tuple(out)
 
 
