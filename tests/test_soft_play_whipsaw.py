@@ -25,7 +25,7 @@ from pitwatch.detectors.whipsaw import WhipsawDetector
 from pitwatch.replay import replay_lines
 from pitwatch.schemas.events import dump_event
 from pitwatch.schemas.phh import import_phh
-from pitwatch.sim.base import default_floor, ring_parties, simulate
+from pitwatch.sim.base import default_floor, ring_members, ring_parties, simulate
 
 from tests.rules.phh import PHH
 
@@ -206,3 +206,17 @@ def test_the_simulated_ring_is_found_and_no_honest_pair(kind, hours, rate):
     alerts = [a for item in replay_lines(json.dumps(e) for e in events) for a in item.alerts if a.kind == kind]
     a, b = ring_parties(kind, spec.table_id)
     assert labels and [al.parties for al in alerts] == [(f"player:{a}", f"player:{b}")]
+
+
+def test_a_ring_of_three_is_played_by_its_three_players():
+    """A soft-play ring of three: the table's fourth, fifth and eighth players (their pairs all play
+    soft); chip dumping stays a pair; five players is more than a ring the simulator plays."""
+    assert ring_members("soft_play", "T", 3) == ("P-T-004", "P-T-005", "P-T-008")
+    assert ring_members("chip_dumping", "T", 3) == ring_parties("chip_dumping", "T")
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        ring_members("whipsaw", "T", 5)
+    spec = next(s for s in default_floor(8) if s.game == "poker")
+    events, labels = simulate([spec], 20, 4, fault_rates={"soft_play": 1.0}, ring_size=3)
+    list(events)
+    named = {p for lb in labels for p in lb["detail"].replace(",", "").split() if p.startswith("P-")}
+    assert named == set(ring_members("soft_play", spec.table_id, 3))
