@@ -186,7 +186,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
     if punters and rng.random() < BANCO_CALL:
         place(rng.choice(punters), "banco", limit)
         return out
-    ring = _ring(table, round_id, punters, faults)
+    ring = ring_of(table, round_id, punters, faults)
     over = rng.choice(punters) if punters and faults.hit("over_limit_bet") else None
     for p in punters:
         if ring and p.player_id == ring[1]:
@@ -204,19 +204,26 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
             faults.label("association", round_id, s.bet_id, f"{ring[0]} and {ring[1]} stake together")
     if not out and punters:  # a coup needs a punto: the first punter stakes the minimum
         place(punters[0], "punto", minimum)
-    joiners = [p for p in punters if p.player_id not in {s.player.player_id for s in out}]
+    join_fault(table, round_id, emit, faults, out, punters)
+    return out
+
+
+def join_fault(table: Any, round_id: str, emit: Any, faults: Any, stakes: list[_Stake], punters: list[Any]) -> None:
+    """The ``joined_stake`` fault: on its share of the coups a punter without a stake joins chips (the table
+    minimum, at most the stake) to another's stake, ``stake_joined`` (the stake as placed counts them)."""
+    rng = table.rng
+    joiners = [p for p in punters if p.player_id not in {s.player.player_id for s in stakes}]
     if joiners and faults.hit("joined_stake"):
-        s = rng.choice(out)
+        s = rng.choice(stakes)
         j = rng.choice(joiners)
-        amount = min(minimum, s.amount)
+        amount = min(table.min_bet, s.amount)
         emit("stake_joined", actor=("player", j.player_id), dt=rng.uniform(1, 2), bet_id=s.bet_id,
              player_id=j.player_id, amount=amount, seat=j.seat)
         faults.label("joined_stake", round_id, s.bet_id, f"{j.player_id} (seat {j.seat}) joined {amount} to "
                      f"{s.player.player_id}'s stake (seat {s.player.seat})")
-    return out
 
 
-def _ring(table: Any, round_id: str, punters: list[Any], faults: Any) -> tuple[str, str] | None:
+def ring_of(table: Any, round_id: str, punters: list[Any], faults: Any) -> tuple[str, str] | None:
     """The ring of :data:`pitwatch.sim.base.BACCARAT_RINGS` that plays this coup (both seated punters, on
     the fault's share of those coups), or ``None``."""
     for kind in BACCARAT_RINGS:
@@ -270,6 +277,22 @@ def _deal(table: Any, emit: Any, faults: Any, round_id: str, holder: Any, banker
     return punto, banca
 
 
+def take_cagnotte(table: Any, round_id: str, emit: Any, faults: Any, pay: Payment, cagnotte: Decimal) -> Payment:
+    """The croupier puts ``cagnotte`` in its slot (``rake_taken``, none when it is 0) and hands the banker
+    ``pay``; the ``wrong_cagnotte`` fault puts a few chips too many or too few in the slot, the banker's
+    return moved the other way. Returns the bank's payment as recorded."""
+    rng = table.rng
+    recorded = cagnotte
+    if cagnotte > 0 and faults.hit("wrong_cagnotte"):
+        delta = rng.choice((Decimal("0.01"), Decimal("1.00"), table.min_bet)) * rng.choice((1, -1))
+        recorded = max(ZERO, cagnotte + delta)
+        pay = Payment(pay.bet_id, pay.outcome, pay.returned + cagnotte - recorded)
+        faults.label("wrong_cagnotte", round_id, pay.bet_id, f"{recorded} put in the cagnotte, {cagnotte} due")
+    if recorded > 0:
+        emit("rake_taken", dt=rng.uniform(2, 3), amount=recorded)
+    return pay
+
+
 def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Payment]:
     """One coup (module docstring). Returns the payment of every stake and of the bank; emits the cagnotte."""
     rng, st = table.rng, table.state
@@ -286,15 +309,7 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
     cagnotte = ZERO
     if in_play > 0:
         pay, cagnotte = chemin_de_fer_bank_payment(table.ruleset_id, f"{round_id}:bank", in_play, won)
-        recorded = cagnotte
-        if cagnotte > 0 and faults.hit("wrong_cagnotte"):
-            delta = rng.choice((Decimal("0.01"), Decimal("1.00"), table.min_bet)) * rng.choice((1, -1))
-            recorded = max(ZERO, cagnotte + delta)
-            pay = Payment(pay.bet_id, pay.outcome, pay.returned + cagnotte - recorded)
-            faults.label("wrong_cagnotte", round_id, pay.bet_id, f"{recorded} put in the cagnotte, {cagnotte} due")
-        if recorded > 0:
-            emit("rake_taken", dt=rng.uniform(2, 3), amount=recorded)
-        payments.append(pay)
+        payments.append(take_cagnotte(table, round_id, emit, faults, pay, cagnotte))
     net = in_play - cagnotte if won == "banca" else -in_play if won == "punto" else ZERO
     seguido = None
     if won == "banca" and holder is not None and (holder.spot in ("banco", "banco_seguido") or len(stakes) == 1):
