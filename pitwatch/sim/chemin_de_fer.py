@@ -172,11 +172,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
     out: list[_Stake] = []
 
     def place(p: Any, spot: str, amount: Decimal) -> _Stake:
-        s = _Stake(table.new_bet_id(), p, spot, amount, len(out))
-        emit("bet_placed", actor=("player", p.player_id), dt=rng.uniform(1.5, 4.0), bet_id=s.bet_id,
-             player_id=p.player_id, spot=spot, stake=amount, box=p.seat)
-        out.append(s)
-        return s
+        return place_stake(table, emit, out, p, spot, amount)
 
     seguido = st.get("bank", {}) or {}
     right = seguido.get("seguido")
@@ -199,13 +195,29 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
             continue
         s = place(p, "punto", table.stake(p, limit))
         if ring and p.player_id == ring[0]:
-            partner = next(q for q in punters if q.player_id == ring[1])
-            place(partner, "punto", min(s.amount * RING_RATIO, max(minimum, limit // minimum * minimum)))
-            faults.label("association", round_id, s.bet_id, f"{ring[0]} and {ring[1]} stake together")
+            follow_ring(table, emit, out, faults, round_id, ring, punters, s, max(minimum, limit // minimum * minimum))
     if not out and punters:  # a coup needs a punto: the first punter stakes the minimum
         place(punters[0], "punto", minimum)
     join_fault(table, round_id, emit, faults, out, punters)
     return out
+
+
+def place_stake(table: Any, emit: Any, stakes: list[_Stake], p: Any, spot: str, amount: Decimal) -> _Stake:
+    """Player ``p`` stakes ``amount`` on ``spot`` (``bet_placed``, ``box`` his seat), appended to ``stakes``."""
+    s = _Stake(table.new_bet_id(), p, spot, amount, len(stakes))
+    emit("bet_placed", actor=("player", p.player_id), dt=table.rng.uniform(1.5, 4.0), bet_id=s.bet_id,
+         player_id=p.player_id, spot=spot, stake=amount, box=p.seat)
+    stakes.append(s)
+    return s
+
+
+def follow_ring(table: Any, emit: Any, stakes: list[_Stake], faults: Any, round_id: str, ring: tuple[str, str],
+                punters: list[Any], lead: _Stake, cap: Decimal, where: str = "") -> None:
+    """The ring's second player stakes on the spot of the first's stake ``lead``, :data:`RING_RATIO` times
+    its amount (at most ``cap``); the coup labelled ``association`` (``where``: the detail's end)."""
+    partner = next(q for q in punters if q.player_id == ring[1])
+    place_stake(table, emit, stakes, partner, lead.spot, min(lead.amount * RING_RATIO, cap))
+    faults.label("association", round_id, lead.bet_id, f"{ring[0]} and {ring[1]} stake together{where}")
 
 
 def join_fault(table: Any, round_id: str, emit: Any, faults: Any, stakes: list[_Stake], punters: list[Any]) -> None:
@@ -265,16 +277,25 @@ def _deal(table: Any, emit: Any, faults: Any, round_id: str, holder: Any, banker
         if not asked and rng.random() < FREE_DEVIATION:
             bank_draws = not bank_draws
     binding = b2 == 0 or (asked and letter in "TP" and table.ruleset_id in TABLEAU_PRINTED)
+    banker_says(table, emit, faults, round_id, banker, b2, bank_draws, binding, banca)
+    return punto, banca
+
+
+def banker_says(table: Any, emit: Any, faults: Any, round_id: str, banker: Any, b2: int, draws: bool,
+                binding: bool, banca: list[str]) -> None:
+    """The banker on a two-card ``b2`` says «carta» when he ``draws`` (else «no») and his third card is
+    dealt into ``banca``; where the rule binds him (``binding``: bacará, or the tableau he asked for) the
+    ``illegal_decision`` fault makes him do the other."""
+    rng = table.rng
     if binding and faults.hit("illegal_decision"):
-        bank_draws = not bank_draws
-        faults.label("illegal_decision", round_id, None, f"the banker {'drew' if bank_draws else 'stood'} on {b2} "
+        draws = not draws
+        faults.label("illegal_decision", round_id, None, f"the banker {'drew' if draws else 'stood'} on {b2} "
                      f"against {'bacará' if b2 == 0 else 'the tableau he asked for'}")
     emit("draw_decision", actor=("player", banker.player_id), dt=rng.uniform(2, 4), player_id=banker.player_id,
-         hand="banca", decision="draw" if bank_draws else "stand")
-    if bank_draws:
+         hand="banca", decision="draw" if draws else "stand")
+    if draws:
         banca.append(_draw(table))
         emit("card_dealt", dt=rng.uniform(2, 4), hand="banca", card=banca[-1])
-    return punto, banca
 
 
 def take_cagnotte(table: Any, round_id: str, emit: Any, faults: Any, pay: Payment, cagnotte: Decimal) -> Payment:

@@ -69,13 +69,15 @@ from typing import Any
 from pitwatch.sim.baccarat import _draw, load_shoe
 from pitwatch.sim.chemin_de_fer import (
     FREE_DEVIATION,
-    RING_RATIO,
     STAKE_PROBABILITY,
     TABLEAU_ASKED,
     _after,
     _Stake,
+    banker_says,
     cell,
+    follow_ring,
     join_fault,
+    place_stake,
     ring_of,
     take_cagnotte,
 )
@@ -229,11 +231,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
     out: list[_Stake] = []
 
     def place(p: Any, spot: str, amount: Decimal) -> _Stake:
-        s = _Stake(table.new_bet_id(), p, spot, amount, len(out))
-        emit("bet_placed", actor=("player", p.player_id), dt=rng.uniform(1.5, 4.0), bet_id=s.bet_id,
-             player_id=p.player_id, spot=spot, stake=amount, box=p.seat)
-        out.append(s)
-        return s
+        return place_stake(table, emit, out, p, spot, amount)
 
     banco = _banco(table, punters, bank)
     if banco is not None:
@@ -247,9 +245,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
             continue
         s = place(p, _spot(table, p), table.stake(p, max(minimum, bank["amount"])))
         if ring and p.player_id == ring[0]:
-            partner = next(q for q in punters if q.player_id == ring[1])
-            place(partner, s.spot, min(s.amount * RING_RATIO, table.max_bet))
-            faults.label("association", round_id, s.bet_id, f"{ring[0]} and {ring[1]} stake together on {s.spot}")
+            follow_ring(table, emit, out, faults, round_id, ring, punters, s, table.max_bet, f" on {s.spot}")
     for pano in PANOS:  # each paño needs a hand: a player who may hold its cards stakes the minimum on it
         barred = _barred_holder(st, pano)
         if any(pano in panos_of(s.spot) and s.player.player_id != barred for s in out):
@@ -328,15 +324,7 @@ def _deal(table: Any, emit: Any, faults: Any, round_id: str, holders: dict[str, 
         bank_draws = rng.random() < 0.5
     binding = b2 == 0 or (asked and table.ruleset_id in TABLEAU_PRINTED and len(set(letters)) == 1
                           and letters[0] in "TP")
-    if binding and faults.hit("illegal_decision"):
-        bank_draws = not bank_draws
-        faults.label("illegal_decision", round_id, None, f"the banker {'drew' if bank_draws else 'stood'} on {b2} "
-                     f"against {'bacará' if b2 == 0 else 'the tableau he asked for'}")
-    emit("draw_decision", actor=("player", banker.player_id), dt=rng.uniform(2, 4), player_id=banker.player_id,
-         hand="banca", decision="draw" if bank_draws else "stand")
-    if bank_draws:
-        hands["banca"].append(_draw(table))
-        emit("card_dealt", dt=rng.uniform(2, 4), hand="banca", card=hands["banca"][-1])
+    banker_says(table, emit, faults, round_id, banker, b2, bank_draws, binding, hands["banca"])
     return hands
 
 
