@@ -1,10 +1,12 @@
-"""Detection of association at chemin de fer: ``python -m bench.baccarat_rings``.
+"""Detection of association at the player-banked baccarats: ``python -m bench.baccarat_rings [--game G]``.
 
-Each evening is one chemin de fer table of the simulator (:mod:`pitwatch.sim.chemin_de_fer`; Galicia and
-Andalucía in turn, honest players drawn at random, coming and going) played for ``--hours``; with a ring
-rate above 0 the ring's two players (:func:`pitwatch.sim.base.ring_parties`) stay all evening and, on
-that share of the coups both are seated punters, play one purse: the second stakes exactly when the first
-does, twice his amount. The coups are replayed (:func:`pitwatch.replay.replay_lines`) and each verdict's
+Each evening is one table of the simulator of ``--game``: ``chemin_de_fer`` (the default;
+:mod:`pitwatch.sim.chemin_de_fer`, Galicia and Andalucía in turn) or ``bacara_dos_panos``
+(:mod:`pitwatch.sim.dos_panos`, Galicia with a limited bank and Andalucía with a free one in turn); honest
+players drawn at random, coming and going, played for ``--hours``. With a ring rate above 0 the ring's two
+players (:func:`pitwatch.sim.base.ring_parties`) stay all evening and, on that share of the coups both are
+punters, play one purse: the second stakes exactly when the first does (at dos paños on the same spot),
+twice his amount. The coups are replayed (:func:`pitwatch.replay.replay_lines`) and each verdict's
 digest fed to the association detector (:mod:`pitwatch.detectors.association`, default thresholds; the
 casino's watch runs the same). Reported per ring rate:
 
@@ -36,18 +38,21 @@ from pitwatch.sim.base import default_floor, ring_parties, simulate
 
 from bench.poker_rings import _show, ring_stats
 
+GAMES = ("chemin_de_fer", "bacara_dos_panos")
+"""The games ``--game`` takes."""
 RATES = [0.25, 0.5, 1.0]
 """The ring rates measured by default (1.0: the partners stake together whenever both are punters)."""
 
 
-def evening(hours: float, seed: int, ring_rate: float) -> dict[str, Any]:
-    """One evening at a chemin de fer table (Galicia for odd seeds, Andalucía for even): coups, the ring's
-    alert (coup index or None), the false alerts and the end-of-evening scores ``[(score, is the ring)]``."""
-    spec = default_floor(0, chemin_de_fer=2)[seed % 2 == 0]
+def evening(hours: float, seed: int, ring_rate: float, game: str = "chemin_de_fer") -> dict[str, Any]:
+    """One evening at a table of ``game`` (the first of its tables in :func:`pitwatch.sim.base.default_floor`
+    for odd seeds, the second for even): coups, the ring's alert (coup index or None), the false alerts and
+    the end-of-evening scores ``[(score, is the ring)]``."""
+    spec = default_floor(0, **{"chemin_de_fer" if game == "chemin_de_fer" else "dos_panos": 2})[seed % 2 == 0]
     events, _labels = simulate([spec], hours, seed, fault_rates={"association": ring_rate} if ring_rate else {})
     det, alerts, coups = AssociationDetector(), [], 0
     for item in replay_lines((json.dumps(e) for e in events), detectors=False):
-        if item.verdict is not None and item.verdict.game == "chemin_de_fer":
+        if item.verdict is not None and item.verdict.game == game:
             alerts += [(coups, (a.parties[0].partition(":")[2], a.parties[1].partition(":")[2]))
                        for a in det.observe(digest_of(item.verdict))]
             coups += 1
@@ -68,7 +73,9 @@ def _row(rate: float, rs: list[dict[str, Any]], budget: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.baccarat_rings", description=__doc__.splitlines()[0])
-    ap.add_argument("--hours", type=float, default=40.0, help="hours per evening (about 73 coups an hour)")
+    ap.add_argument("--game", choices=GAMES, default="chemin_de_fer", help="the game of the tables")
+    ap.add_argument("--hours", type=float, default=40.0, help="hours per evening (about 73 coups an hour at "
+                    "chemin de fer, 50 at dos paños)")
     ap.add_argument("--seeds", type=int, default=10, help="evenings per ring rate")
     ap.add_argument("--honest-seeds", type=int, default=40, help="honest evenings (ring rate 0)")
     ap.add_argument("--rates", type=float, action="append", help=f"ring rates (default: {RATES})")
@@ -79,16 +86,16 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     rates = [0.0, *(args.rates or RATES)]
-    cells = [(args.hours, seed, rate) for rate in rates
+    cells = [(args.hours, seed, rate, args.game) for rate in rates
              for seed in range(1, (args.honest_seeds if rate == 0 else args.seeds) + 1)]
     with ProcessPoolExecutor() as pool:
         results = list(pool.map(evening, *zip(*cells)))
-    print(f"# one chemin de fer table, {args.hours:g} hours an evening; a ring is found if alerted within "
+    print(f"# one {args.game} table, {args.hours:g} hours an evening; a ring is found if alerted within "
           f"{args.budget:,} coups")
     print(f"{'ring rate':>9} {'coups':>7} {'found':>5} {'recall':>6} {'median coups':>12} {'false':>6} "
           f"{'false/10000':>11} {'prec@1':>6} {'AUC':>5}")
-    rows = [_row(rate, [r for (_h, _s, cr), r in zip(cells, results) if cr == rate], args.budget) for rate in rates]
-    (out / "results.json").write_text(json.dumps({"rows": rows}, indent=1))
+    rows = [_row(rate, [r for (_h, _s, cr, _g), r in zip(cells, results) if cr == rate], args.budget) for rate in rates]
+    (out / "results.json").write_text(json.dumps({"game": args.game, "rows": rows}, indent=1))
     print(f"# {time.monotonic() - t0:.0f} s; results: {out / 'results.json'}")
 
 

@@ -75,8 +75,8 @@ GAMES = tuple(sorted(FLOOR))
 
 PER_EVENT_FAULTS = frozenset({"dropped_event", "duplicated_event"})
 CHEMIN_DE_FER_ONLY = frozenset({"wrong_cagnotte", "joined_stake", "association"})
-"""Fault kinds only a chemin de fer table plays (not on this floor: :func:`default_floor` adds such tables
-only when asked)."""
+"""Fault kinds only a chemin de fer or bacará a dos paños table plays (not on this floor:
+:func:`default_floor` adds such tables only when asked)."""
 """Fault kinds whose rate is per event (the others: per round)."""
 
 INJECTIONS = (

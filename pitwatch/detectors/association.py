@@ -69,8 +69,8 @@ CITATION = ("juego en asociación prohibido a los puntos: 000_e1555249d49967be.t
             "L2686 (bacará a dos paños); la apuesta de una persona jugadora sentada unida a la de otras: "
             "000_e1555249d49967be.txt L650, 004_5c9c19b250457762.txt L2236-L2238 (chemin de fer)")
 BANKED_BACCARAT: frozenset[str] = frozenset({"chemin_de_fer", "bacara_dos_panos"})
-"""The games of player-banked baccarat the detector reads: chemin de fer (measured in DETECTION.md) and
-bacará a dos paños (not yet measured: the simulator plays no dos paños table)."""
+"""The games of player-banked baccarat the detector reads: chemin de fer and bacará a dos paños (both
+measured in DETECTION.md, ``python -m bench.baccarat_rings [--game bacara_dos_panos]``)."""
 BANK_SUFFIX = ":bank"
 """A digest bet whose id ends so is the bank's settlement; its player is the banker."""
 EVIDENCE_KEPT = 20

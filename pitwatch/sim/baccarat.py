@@ -78,13 +78,15 @@ def prepare(table, emit) -> None:
     load_shoe(table, emit)
 
 
-def load_shoe(table, emit, burn_cards: bool = True) -> None:
+def load_shoe(table, emit, burn_cards: bool = True, cards_behind: int = CARDS_BEHIND_CUT) -> None:
     """Load, shuffle, cut and (``burn_cards``) burn a new shoe when there is none or its cut card came out.
 
     Emits table-level ``shoe_loaded`` (decks), ``shoe_shuffled``, ``shoe_cut`` (cut by a seated
-    player, ``cards_behind`` = the ruleset's 7) and, with ``burn_cards``, ``cards_burned`` (1 + value of the
-    first card). Chemin de fer's shoe is the same (six decks, the stop card before the last seven:
-    000 L532, L636; 004 L1772-L1777, L2194-L2199) without the burn, which its texts do not have.
+    player, ``cards_behind`` cards below the cut card: punto y banca's 7) and, with ``burn_cards``,
+    ``cards_burned`` (1 + value of the first card). Chemin de fer's shoe is the same (six decks, the stop
+    card before the last seven: 000 L532, L636; 004 L1772-L1777, L2194-L2199) without the burn, which its
+    texts do not have; bacará a dos paños' too, with ten cards below the stop card (000 L819; 004
+    L2694-L2698).
     """
     st = table.state
     if st.get("shoe") is not None and not st.get("cut_out"):
@@ -96,7 +98,7 @@ def load_shoe(table, emit, burn_cards: bool = True) -> None:
     shoe_id = f"{table.table_id}-S{st['shoe_n']:03d}"
     emit.table_event("shoe_loaded", dt=90, shoe_id=shoe_id, decks=decks)
     emit.table_event("shoe_shuffled", dt=150, shoe_id=shoe_id)
-    behind = CARDS_BEHIND_CUT
+    behind = cards_behind
     if table.players:
         cutter = table.rng.choice(table.players).player_id
         emit.table_event("shoe_cut", actor=("player", cutter), dt=15, shoe_id=shoe_id, cut_by=cutter,

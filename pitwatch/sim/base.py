@@ -25,9 +25,9 @@ fault                   what happens                               where
 ``chip_dumping``        a player loses on purpose to his partner   poker module
 ``soft_play``           two partners never bet into each other     poker module
 ``whipsaw``             two partners re-raise around a third       poker module
-``wrong_cagnotte``      the cagnotte taken is off by a few chips   chemin de fer module
-``joined_stake``        a seated player joins another's stake      chemin de fer module
-``association``         two punters stake in lockstep              chemin de fer module
+``wrong_cagnotte``      the cagnotte taken is off by a few chips   chemin de fer, dos paños modules
+``joined_stake``        a punter joins another's stake             chemin de fer, dos paños modules
+``association``         two punters stake in lockstep              chemin de fer, dos paños modules
 ======================  =========================================  ======================
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
@@ -104,8 +104,10 @@ RING_ONLY = frozenset({"chip_dumping", "soft_play", "whipsaw", "association"})
 POKER_RINGS = ("chip_dumping", "soft_play", "whipsaw")
 """The rings played at a poker table by two of its players (:mod:`pitwatch.sim.poker`)."""
 BACCARAT_RINGS = ("association",)
-"""The rings played at a chemin de fer table by two of its punters (:mod:`pitwatch.sim.chemin_de_fer`)."""
-RING_GAMES: dict[str, tuple[str, ...]] = {"poker": POKER_RINGS, "chemin_de_fer": BACCARAT_RINGS}
+"""The rings played at a chemin de fer or bacará a dos paños table by two of its punters
+(:mod:`pitwatch.sim.chemin_de_fer`, :mod:`pitwatch.sim.dos_panos`)."""
+RING_GAMES: dict[str, tuple[str, ...]] = {"poker": POKER_RINGS, "chemin_de_fer": BACCARAT_RINGS,
+                                          "bacara_dos_panos": BACCARAT_RINGS}
 """The rings of two players each game's tables play (both players stay all evening)."""
 
 
@@ -113,7 +115,7 @@ def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
     """The two parties of a table's ring: ``dealer_collusion``: the table's first dealer and first
     player; at a poker table, ``chip_dumping``: the dumper and the gainer, its second and third
     players; ``soft_play``: its fourth and fifth; ``whipsaw``: its sixth and seventh; at a chemin de
-    fer table, ``association``: its second player (who leads) and its third (who follows). Raises
+    fer or dos paños table, ``association``: its second player (who leads) and its third (who follows). Raises
     ``KeyError`` for a kind not in :data:`RING_FAULTS`."""
     parties = {"dealer_collusion": (f"D-{table_id}-01", f"P-{table_id}-001"),
                "chip_dumping": (f"P-{table_id}-002", f"P-{table_id}-003"),
@@ -266,12 +268,13 @@ DROPPABLE: dict[str, frozenset[str]] = {
     "punto_banca": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
     "poker": frozenset({"pot_awarded"}),
     "chemin_de_fer": frozenset({"settlement_recorded", "rake_taken"}),
+    "bacara_dos_panos": frozenset({"settlement_recorded", "rake_taken"}),
 }
 """Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
 round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
 wrongly change the next round's verdict too, so roulette only loses settlements; a lost chemin de
 fer card, stake or bank would change the bank the next coup is judged against, so chemin de fer
-only loses settlements and the cagnotte."""
+(and dos paños) only loses settlements and the cagnotte."""
 
 GAME_MODULES: dict[str, str] = {
     "french_roulette": "pitwatch.sim.roulette",
@@ -279,11 +282,13 @@ GAME_MODULES: dict[str, str] = {
     "punto_banca": "pitwatch.sim.baccarat",
     "poker": "pitwatch.sim.poker",
     "chemin_de_fer": "pitwatch.sim.chemin_de_fer",
+    "bacara_dos_panos": "pitwatch.sim.dos_panos",
 }
 
-MIN_PLAYERS: dict[str, int] = {"chemin_de_fer": 4}
-"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L632);
-players are seated before a round while the table has fewer."""
+MIN_PLAYERS: dict[str, int] = {"chemin_de_fer": 4, "bacara_dos_panos": 5}
+"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L632),
+bacará a dos paños with two per paño and the banker (000 L817); players are seated before a round while
+the table has fewer."""
 
 
 class _TableRunner:
@@ -490,12 +495,31 @@ def chemin_de_fer_table(table_id: str, casino_id: str, ruleset_id: str) -> Table
     return TableSpec(table_id, casino_id, "chemin_de_fer", ruleset_id, Decimal("20.00"), Decimal("2000.00"), seats=9)
 
 
-def default_floor(tables: int, chemin_de_fer: int = 0) -> list[TableSpec]:
+DOS_PANOS_TABLES: tuple[tuple[str, str, str], ...] = (
+    ("gal-coruna", "bacara_dos_panos.galicia", "limitada"), ("and-marbella", "bacara_dos_panos.andalucia", "libre"),
+    ("gal-coruna", "bacara_dos_panos.galicia", "libre"), ("and-marbella", "bacara_dos_panos.andalucia", "limitada"))
+"""The bacará a dos paños tables :func:`default_floor` can add, in turn: (casino, ruleset, modality)."""
+DOS_PANOS_BANK_MAXIMUM = Decimal("4000.00")
+"""The most a limited bank of the simulator's tables is constituted with (the authorisation's, 000 L793)."""
+
+
+def dos_panos_table(table_id: str, casino_id: str, ruleset_id: str, bank: str = "limitada") -> TableSpec:
+    """A bacará a dos paños table: stakes from 20.00 to 2,000.00 EUR (the authorisation's, 000 L791; at a
+    free bank the maximum is not enforced, 000 L795), ten seats (five per paño), the modality ``bank``
+    (``limitada``, with the bank's maximum :data:`DOS_PANOS_BANK_MAXIMUM`, or ``libre``)."""
+    options = {"bank": bank, **({"bank_maximum": f"{DOS_PANOS_BANK_MAXIMUM}"} if bank == "limitada" else {})}
+    return TableSpec(table_id, casino_id, "bacara_dos_panos", ruleset_id, Decimal("20.00"), Decimal("2000.00"),
+                     options, seats=10)
+
+
+def default_floor(tables: int, chemin_de_fer: int = 0, dos_panos: int = 0) -> list[TableSpec]:
     """A realistic mix of ``tables`` tables over three casinos (Galicia, Andalucía,
     Asturias): French roulette, blackjack and punto y banca under each jurisdiction's ruleset, and a
     hold'em table in Andalucía (from the eighth table on); then ``chemin_de_fer`` chemin de fer
-    tables (:data:`CHEMIN_DE_FER_TABLES` in turn, numbered after the others: ``GAL-CF-09`` ...). The
-    first ``tables`` are the same whatever ``chemin_de_fer`` (their seeds depend on their place)."""
+    tables (:data:`CHEMIN_DE_FER_TABLES` in turn, numbered after the others: ``GAL-CF-09`` ...); then
+    ``dos_panos`` bacará a dos paños tables (:data:`DOS_PANOS_TABLES` in turn, numbered after those:
+    ``GAL-DP-11`` ...). The tables before are the same whatever the counts after them (their seeds
+    depend on their place)."""
     catalogue: list[tuple[str, str, str, str, str, dict[str, str]]] = [
         ("gal-coruna", "french_roulette", "french_roulette.galicia", "5.00", "900.00", {}),
         ("gal-coruna", "blackjack", "blackjack.galicia", "10.00", "200.00", {}),
@@ -516,6 +540,10 @@ def default_floor(tables: int, chemin_de_fer: int = 0) -> list[TableSpec]:
     for j in range(chemin_de_fer):
         casino, ruleset = CHEMIN_DE_FER_TABLES[j % len(CHEMIN_DE_FER_TABLES)]
         specs.append(chemin_de_fer_table(f"{casino.split('-')[0].upper()}-CF-{tables + j + 1:02d}", casino, ruleset))
+    for j in range(dos_panos):
+        casino, ruleset, bank = DOS_PANOS_TABLES[j % len(DOS_PANOS_TABLES)]
+        n = tables + chemin_de_fer + j + 1
+        specs.append(dos_panos_table(f"{casino.split('-')[0].upper()}-DP-{n:02d}", casino, ruleset, bank))
     return specs
 
 

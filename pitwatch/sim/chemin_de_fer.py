@@ -172,11 +172,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
     out: list[_Stake] = []
 
     def place(p: Any, spot: str, amount: Decimal) -> _Stake:
-        s = _Stake(table.new_bet_id(), p, spot, amount, len(out))
-        emit("bet_placed", actor=("player", p.player_id), dt=rng.uniform(1.5, 4.0), bet_id=s.bet_id,
-             player_id=p.player_id, spot=spot, stake=amount, box=p.seat)
-        out.append(s)
-        return s
+        return place_stake(table, emit, out, p, spot, amount)
 
     seguido = st.get("bank", {}) or {}
     right = seguido.get("seguido")
@@ -186,7 +182,7 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
     if punters and rng.random() < BANCO_CALL:
         place(rng.choice(punters), "banco", limit)
         return out
-    ring = _ring(table, round_id, punters, faults)
+    ring = ring_of(table, round_id, punters, faults)
     over = rng.choice(punters) if punters and faults.hit("over_limit_bet") else None
     for p in punters:
         if ring and p.player_id == ring[1]:
@@ -199,24 +195,47 @@ def _stakes(table: Any, round_id: str, emit: Any, faults: Any, bank: dict[str, A
             continue
         s = place(p, "punto", table.stake(p, limit))
         if ring and p.player_id == ring[0]:
-            partner = next(q for q in punters if q.player_id == ring[1])
-            place(partner, "punto", min(s.amount * RING_RATIO, max(minimum, limit // minimum * minimum)))
-            faults.label("association", round_id, s.bet_id, f"{ring[0]} and {ring[1]} stake together")
+            follow_ring(table, emit, out, faults, round_id, ring, punters, s, max(minimum, limit // minimum * minimum))
     if not out and punters:  # a coup needs a punto: the first punter stakes the minimum
         place(punters[0], "punto", minimum)
-    joiners = [p for p in punters if p.player_id not in {s.player.player_id for s in out}]
+    join_fault(table, round_id, emit, faults, out, punters)
+    return out
+
+
+def place_stake(table: Any, emit: Any, stakes: list[_Stake], p: Any, spot: str, amount: Decimal) -> _Stake:
+    """Player ``p`` stakes ``amount`` on ``spot`` (``bet_placed``, ``box`` his seat), appended to ``stakes``."""
+    s = _Stake(table.new_bet_id(), p, spot, amount, len(stakes))
+    emit("bet_placed", actor=("player", p.player_id), dt=table.rng.uniform(1.5, 4.0), bet_id=s.bet_id,
+         player_id=p.player_id, spot=spot, stake=amount, box=p.seat)
+    stakes.append(s)
+    return s
+
+
+def follow_ring(table: Any, emit: Any, stakes: list[_Stake], faults: Any, round_id: str, ring: tuple[str, str],
+                punters: list[Any], lead: _Stake, cap: Decimal, where: str = "") -> None:
+    """The ring's second player stakes on the spot of the first's stake ``lead``, :data:`RING_RATIO` times
+    its amount (at most ``cap``); the coup labelled ``association`` (``where``: the detail's end)."""
+    partner = next(q for q in punters if q.player_id == ring[1])
+    place_stake(table, emit, stakes, partner, lead.spot, min(lead.amount * RING_RATIO, cap))
+    faults.label("association", round_id, lead.bet_id, f"{ring[0]} and {ring[1]} stake together{where}")
+
+
+def join_fault(table: Any, round_id: str, emit: Any, faults: Any, stakes: list[_Stake], punters: list[Any]) -> None:
+    """The ``joined_stake`` fault: on its share of the coups a punter without a stake joins chips (the table
+    minimum, at most the stake) to another's stake, ``stake_joined`` (the stake as placed counts them)."""
+    rng = table.rng
+    joiners = [p for p in punters if p.player_id not in {s.player.player_id for s in stakes}]
     if joiners and faults.hit("joined_stake"):
-        s = rng.choice(out)
+        s = rng.choice(stakes)
         j = rng.choice(joiners)
-        amount = min(minimum, s.amount)
+        amount = min(table.min_bet, s.amount)
         emit("stake_joined", actor=("player", j.player_id), dt=rng.uniform(1, 2), bet_id=s.bet_id,
              player_id=j.player_id, amount=amount, seat=j.seat)
         faults.label("joined_stake", round_id, s.bet_id, f"{j.player_id} (seat {j.seat}) joined {amount} to "
                      f"{s.player.player_id}'s stake (seat {s.player.seat})")
-    return out
 
 
-def _ring(table: Any, round_id: str, punters: list[Any], faults: Any) -> tuple[str, str] | None:
+def ring_of(table: Any, round_id: str, punters: list[Any], faults: Any) -> tuple[str, str] | None:
     """The ring of :data:`pitwatch.sim.base.BACCARAT_RINGS` that plays this coup (both seated punters, on
     the fault's share of those coups), or ``None``."""
     for kind in BACCARAT_RINGS:
@@ -258,16 +277,41 @@ def _deal(table: Any, emit: Any, faults: Any, round_id: str, holder: Any, banker
         if not asked and rng.random() < FREE_DEVIATION:
             bank_draws = not bank_draws
     binding = b2 == 0 or (asked and letter in "TP" and table.ruleset_id in TABLEAU_PRINTED)
+    banker_says(table, emit, faults, round_id, banker, b2, bank_draws, binding, banca)
+    return punto, banca
+
+
+def banker_says(table: Any, emit: Any, faults: Any, round_id: str, banker: Any, b2: int, draws: bool,
+                binding: bool, banca: list[str]) -> None:
+    """The banker on a two-card ``b2`` says «carta» when he ``draws`` (else «no») and his third card is
+    dealt into ``banca``; where the rule binds him (``binding``: bacará, or the tableau he asked for) the
+    ``illegal_decision`` fault makes him do the other."""
+    rng = table.rng
     if binding and faults.hit("illegal_decision"):
-        bank_draws = not bank_draws
-        faults.label("illegal_decision", round_id, None, f"the banker {'drew' if bank_draws else 'stood'} on {b2} "
+        draws = not draws
+        faults.label("illegal_decision", round_id, None, f"the banker {'drew' if draws else 'stood'} on {b2} "
                      f"against {'bacará' if b2 == 0 else 'the tableau he asked for'}")
     emit("draw_decision", actor=("player", banker.player_id), dt=rng.uniform(2, 4), player_id=banker.player_id,
-         hand="banca", decision="draw" if bank_draws else "stand")
-    if bank_draws:
+         hand="banca", decision="draw" if draws else "stand")
+    if draws:
         banca.append(_draw(table))
         emit("card_dealt", dt=rng.uniform(2, 4), hand="banca", card=banca[-1])
-    return punto, banca
+
+
+def take_cagnotte(table: Any, round_id: str, emit: Any, faults: Any, pay: Payment, cagnotte: Decimal) -> Payment:
+    """The croupier puts ``cagnotte`` in its slot (``rake_taken``, none when it is 0) and hands the banker
+    ``pay``; the ``wrong_cagnotte`` fault puts a few chips too many or too few in the slot, the banker's
+    return moved the other way. Returns the bank's payment as recorded."""
+    rng = table.rng
+    recorded = cagnotte
+    if cagnotte > 0 and faults.hit("wrong_cagnotte"):
+        delta = rng.choice((Decimal("0.01"), Decimal("1.00"), table.min_bet)) * rng.choice((1, -1))
+        recorded = max(ZERO, cagnotte + delta)
+        pay = Payment(pay.bet_id, pay.outcome, pay.returned + cagnotte - recorded)
+        faults.label("wrong_cagnotte", round_id, pay.bet_id, f"{recorded} put in the cagnotte, {cagnotte} due")
+    if recorded > 0:
+        emit("rake_taken", dt=rng.uniform(2, 3), amount=recorded)
+    return pay
 
 
 def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Payment]:
@@ -286,15 +330,7 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
     cagnotte = ZERO
     if in_play > 0:
         pay, cagnotte = chemin_de_fer_bank_payment(table.ruleset_id, f"{round_id}:bank", in_play, won)
-        recorded = cagnotte
-        if cagnotte > 0 and faults.hit("wrong_cagnotte"):
-            delta = rng.choice((Decimal("0.01"), Decimal("1.00"), table.min_bet)) * rng.choice((1, -1))
-            recorded = max(ZERO, cagnotte + delta)
-            pay = Payment(pay.bet_id, pay.outcome, pay.returned + cagnotte - recorded)
-            faults.label("wrong_cagnotte", round_id, pay.bet_id, f"{recorded} put in the cagnotte, {cagnotte} due")
-        if recorded > 0:
-            emit("rake_taken", dt=rng.uniform(2, 3), amount=recorded)
-        payments.append(pay)
+        payments.append(take_cagnotte(table, round_id, emit, faults, pay, cagnotte))
     net = in_play - cagnotte if won == "banca" else -in_play if won == "punto" else ZERO
     seguido = None
     if won == "banca" and holder is not None and (holder.spot in ("banco", "banco_seguido") or len(stakes) == 1):

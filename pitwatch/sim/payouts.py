@@ -16,13 +16,14 @@ cent, so the house never hands over a fraction of a cent it does not owe, nor ke
 Sources (seed file and lines, Galicia ``000``, Asturias ``001``, Andalucía ``004``):
 roulette 000 L121-L153 and 004 L217-L324; blackjack 000 L289-L311 and 004 L733-L805;
 punto y banca 000 L467, L477; 001 L78-L80, L170-L172; 004 L1699-L1704, L1722-L1724;
-chemin de fer 000 L570, L598, L612, L666; 004 L2089-L2091, L2119-L2129.
+chemin de fer 000 L570, L598, L612, L666; 004 L2089-L2091, L2119-L2129; bacará a dos paños 000 L751, L763,
+L799, L803, L811, L823-L829; 004 L2472-L2484, L2515-L2519, L2641-L2652, L2672-L2673, L2716-L2723, L2744-L2755.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_CEILING, ROUND_DOWN, Decimal
 from typing import Iterable, Mapping, Sequence
 
 CENT = Decimal("0.01")
@@ -386,3 +387,79 @@ def chemin_de_fer_bank_payment(ruleset_id: str, bet_id: str, in_play: Decimal, w
     if winner == "tie":
         return Payment(bet_id, "push", in_play), ZERO
     return Payment(bet_id, "lose", ZERO), ZERO
+
+
+# --------------------------------------------------------------------------- bacará a dos paños
+
+PANOS = ("pano1", "pano2")
+"""The two paños, the first (at the banker's right, 000 L761; 004 L2506-L2513) first."""
+DOS_PANOS_CAGNOTTE_RATE: dict[str, Decimal] = {
+    # «un dos por ciento sobre las cantidades ganadas en cada jugada por la banca para la banca limitada»
+    # (000 L799); «un 2 por 100 ... en la modalidad de banca limitada» (004 L2641-L2645)
+    "limitada": Decimal("0.02"),
+    # «y en un 1,25 por 100 para la banca libre» (000 L799); «y en 1,25 por 100 para la modalidad de banca
+    # libre» (004 L2644-L2645)
+    "libre": Decimal("0.0125"),
+}
+"""The cagnotte's rate per modality of the bank (the table option ``bank``), the same in both texts."""
+RAYA_PANO = {"pano1_raya": "pano1", "pano2_raya": "pano2"}
+"""A stake on the line between a player's zone and a paño's betting zone: «juegan a la mitad» (000 L823;
+004 L2716-L2718)."""
+
+
+def dos_panos_parts(spot: str, amount: Decimal, unit: Decimal) -> list[tuple[str, Decimal]]:
+    """``(paño, euros)`` of a stake of ``amount`` on ``spot`` offered to the bank, the first paño first: on
+    a paño, all of it there; on the line of a player's zone (:data:`RAYA_PANO`), half, rounded down to the
+    cent (the rest is handed back); «a caballo» (on the line between the paños, 000 L763, L823) or a
+    banco (the whole bank «comprenderá los dos paños», 000 L813), half on each, and when the half is not
+    a whole number of ``unit`` (the table minimum) «la fracción más fuerte juega al primer paño» (000
+    L825; 004 L2722-L2723): the first paño the half rounded up to whole units, the second the rest."""
+    if spot in PANOS:
+        return [(spot, amount)]
+    if spot in RAYA_PANO:
+        return [(RAYA_PANO[spot], cents_down(amount * HALF))]
+    first = min(amount, (amount / 2 / unit).to_integral_value(rounding=ROUND_CEILING) * unit)
+    return [(p, a) for p, a in zip(PANOS, (first, amount - first)) if a > 0]
+
+
+def dos_panos_winner(pano: Sequence[str], bank: Sequence[str]) -> str:
+    """``punto`` (the paño wins), ``banca`` or ``tie`` (void on that paño, 000 L612) for a paño's cards
+    against the bank's: the nearer to nine wins (000 L612, applicable by L803), except that «un 8 con las
+    dos primeras cartas gana siempre a un 8 ó 9 utilizando una tercera carta» (000 L811; 004 L2672-L2673),
+    read for a two-card 9 too (it beats what a two-card 8 beats)."""
+    p, b = punto_banca_points(pano), punto_banca_points(bank)
+    if len(pano) == 2 and p >= 8 and len(bank) == 3 and b >= 8:
+        return "punto"
+    if len(bank) == 2 and b >= 8 and len(pano) == 3 and p >= 8:
+        return "banca"
+    return "tie" if p == b else "punto" if p > b else "banca"
+
+
+def dos_panos_stake_payment(bet_id: str, stake: Decimal, covered: dict[str, Decimal],
+                            winners: dict[str, str]) -> Payment:
+    """A stake of ``stake`` euros of which ``covered[paño]`` plays on each paño, ``winners[paño]`` the
+    result there: each part is paid as a chemin de fer stake on its paño (even money, a tie void: 000 L803,
+    L829, L612), what did not play comes back. ``refused`` when nothing played; else ``win``, ``lose`` or
+    ``push`` by what comes back against the stake (a stake a caballo may win on one paño, lose on the
+    other)."""
+    played = sum(covered.values(), ZERO)
+    if played == 0:
+        return Payment(bet_id, "refused", stake)
+    back = stake - played
+    for pano, part in covered.items():
+        back += part + part if winners[pano] == "punto" else part if winners[pano] == "tie" else ZERO
+    return Payment(bet_id, "win" if back > stake else "lose" if back < stake else "push", back)
+
+
+def dos_panos_bank_payment(modality: str, bet_id: str, in_play: dict[str, Decimal],
+                           winners: dict[str, str]) -> tuple[Payment, Decimal]:
+    """The bank's settlement and the cagnotte of a coup whose bank had ``in_play[paño]`` euros against the
+    stakes of each paño: on each paño the bank back and the stakes won, or nothing, or (a tie) the bank
+    back; less the cagnotte, the rate of :data:`DOS_PANOS_CAGNOTTE_RATE` on the bank's net win of the coup,
+    rounded down, when «la banca gane en los dos paños, o su ganancia en uno sea superior a la pérdida en
+    otro» (000 L829; 004 L2748-L2752). Returns ``(payment, cagnotte)``."""
+    net = sum((a if winners[p] == "banca" else -a if winners[p] == "punto" else ZERO for p, a in in_play.items()), ZERO)
+    cagnotte = cents_down(net * DOS_PANOS_CAGNOTTE_RATE[modality]) if net > 0 else ZERO
+    total = sum(in_play.values(), ZERO)
+    back = total + net - cagnotte
+    return Payment(bet_id, "win" if back > total else "lose" if back < total else "push", back), cagnotte

@@ -297,6 +297,22 @@ def test_a_bank_given_up_is_offered_at_its_initial_amount_and_a_winner_who_left_
     assert (x.kind, x.player_id) == ("procedure", "A") and "L787" in x.citation
 
 
+def test_a_winner_who_left_may_hold_the_bank_again_in_the_next_shoe_000_L787():
+    """A's bank of 500 wins 100 (cagnotte 2.00): it stands at 598 and A gives it up. A new shoe is loaded
+    before the next bank: A left in the shoe before («durante el mismo sabot»), so G taking the bank at the
+    auction and A taking it back in turn at G's initial 400 in the new shoe are not flagged; within the
+    shoe where he left, he would be (the test above)."""
+    t = Table(DP_GAL)
+    t.apply(E.ShoeLoaded, shoe_id="S1", decks=6)
+    c = t.coup().bank("A", "500.00", None).stake("B", "pano1", "100.00", 1).close().cards(*BANK_8).cagnotte("2.00")
+    assert kinds(c.paid("B", "0").bank_paid("198.00").end()) == []
+    t.apply(E.ShoeLoaded, shoe_id="S2", decks=6)
+    c = t.coup().auction("G", "400.00", "G:400.00").bank("G", "400.00", None, taken="auction")
+    assert kinds(c.stake("B", "pano1", "100.00", 1).close().cards(*TIES).paid("B", "100.00").bank_paid("100.00").end()) == []
+    c = t.coup().bank("A", "400.00", None).stake("B", "pano1", "100.00", 1).close().cards(*TIES)
+    assert kinds(c.paid("B", "100.00").bank_paid("100.00").end()) == []
+
+
 # --------------------------------------------------------------------------- properties
 
 SPOTS = st.sampled_from(["pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"])

@@ -18,7 +18,7 @@ from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
 from pitwatch.sim.base import default_floor, simulate
 
-FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2)}
+FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2, dos_panos=2)}
 
 
 def audit(ruleset_id: str, hours: float, seed: int = 1):
@@ -43,7 +43,7 @@ def test_clean_evening_raises_no_alert(ruleset_id):
     """Faults off, three hours of one table: not one alert, over rounds that exercise the
     payouts (wins and losses; zeros, blackjacks, banca wins with their deduction, poker's rake and
     pots paid to more than one player: side pots, uncalled bets or splits; chemin de fer's cagnotte,
-    ties and stakes beyond the bank)."""
+    ties and stakes beyond the bank; bacará a dos paños' cagnotte on the bank's net and its ties)."""
     game = FLOOR[ruleset_id].game
     alerts, verdicts, labels = audit(ruleset_id, 6.0 if game == "poker" else 3.0)  # poker: ~30 hands an hour
     assert labels == []
@@ -60,6 +60,12 @@ def test_clean_evening_raises_no_alert(ruleset_id):
         bank_won = sum(c.expected.stake for v in verdicts for c in v.checks
                        if c.expected.spot == "bank" and c.expected.outcome == "win")
         assert 0 < win <= bank_won * Decimal("0.05") and outcomes["push"] > 0 and outcomes["refused"] > 0
+    elif game == "bacara_dos_panos":  # the table's win is the cagnotte: 2% (limitada) or 1.25% (libre) of the
+        # bank's net win (what it got back over its stake, plus the cagnotte) of the coups it won (000 L799, L829)
+        win = sum(f.win for v in verdicts for f in v.figures)
+        bank_won = sum(c.expected.returned - c.expected.stake for v in verdicts for c in v.checks
+                       if c.expected.spot == "bank" and c.expected.outcome == "win")
+        assert 0 < win <= (bank_won + win) * Decimal("0.02") and outcomes["push"] > 0
     elif game == "poker":  # the table's win is the rake: up to 5% of the pots (004 L4082-L4088)
         win = sum(f.win for v in verdicts for f in v.figures)
         handle = sum(f.handle for v in verdicts for f in v.figures)

@@ -60,10 +60,13 @@ def new_shoe(carry: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def barred(prev: PanosBank | None, put: PutUp) -> tuple[str, ...]:
     """Who may not hold the bank again in this shoe once ``put`` is up: the ones barred before, and the
-    last banker when he gave it up holding more than his first deposit (000 L787; 004 L2595-L2598)."""
+    last banker when he gave it up holding more than his first deposit (000 L787; 004 L2595-L2598) in this
+    shoe: not when a new shoe was loaded after his last coup (``prev.coups`` 0), he gave it up in the one
+    before («durante el mismo sabot»)."""
     if prev is None:
         return ()
-    if put.banker != prev.banker and prev.after > prev.initial and prev.banker not in prev.barred:
+    if (put.banker != prev.banker and prev.coups > 0 and prev.after > prev.initial
+            and prev.banker not in prev.barred):
         return (*prev.barred, prev.banker)
     return prev.barred
 
