@@ -43,11 +43,13 @@ WATCH_Z = 3.0
 
 @dataclass(frozen=True)
 class PairThresholds:
-    """When a pair is alerted (module docstring; each detector's docstring gives its figures)."""
+    """When a pair is alerted (module docstring; each detector's docstring gives its figures);
+    ``trim_z`` shapes the baselines (:class:`pitwatch.detectors.pair_rates.PairRates`)."""
 
     z_min: float
     min_decisions: int
     min_baseline: int
+    trim_z: float | None = 4.0
 
 
 @dataclass
@@ -71,7 +73,7 @@ class PairBehaviourDetector:
 
     def __init__(self, thresholds: PairThresholds | None = None):
         self.thresholds = thresholds or self.DEFAULTS
-        self.rates = PairRates()
+        self.rates = PairRates(self.thresholds.trim_z)
         self.evidence: dict[tuple[str, str], _Evidence] = {}
         self.alerted: set[tuple[str, str]] = set()
 
@@ -163,7 +165,7 @@ class PairBehaviourDetector:
         """Inverse of :meth:`to_state`. Raises ``ValueError`` for another version."""
         check_version(state, cls.name, cls.STATE_VERSION)
         out = cls(thresholds)
-        out.rates = PairRates.from_state(state["rates"])
+        out.rates = PairRates.from_state(state["rates"], out.thresholds.trim_z)
         out.evidence = {(str(a), str(b)): _Evidence(Decimal(e), [str(h) for h in hands])
                         for a, b, e, hands in state["evidence"]}
         out.alerted = {(str(a), str(b)) for a, b in state["alerted"]}

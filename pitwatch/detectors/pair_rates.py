@@ -132,31 +132,63 @@ class PairScore:
 
 
 class PairRates:
-    """Counts of one behaviour per ordered pair (actor, target), per actor and per target."""
+    """Counts of one behaviour per ordered pair (actor, target), per actor and per target.
 
-    def __init__(self) -> None:
+    ``trim_z``: when given, an actor's baseline leaves out his decisions towards the targets whose
+    record with him departs from his rate by more than ``trim_z`` standard deviations, either way (and
+    a target's, the actors out of line with him): the other members of a ring of three or more, whose
+    play with him would otherwise pull his baseline towards the ring's own rate and hide the pair
+    (chip dumping's trimming, :meth:`pitwatch.detectors.chip_dumping.ChipDumpingDetector.baseline`)."""
+
+    def __init__(self, trim_z: float | None = None) -> None:
+        self.trim_z = trim_z
         self.pairs: dict[tuple[str, str], list[int]] = {}
         """``(actor, target) -> [hits, decisions]``."""
         self.actors: dict[str, list[int]] = {}
         self.targets: dict[str, list[int]] = {}
         self.total = [0, 0]
         """``[hits, decisions]`` of everybody."""
+        self.by_actor: dict[str, dict[str, list[int]]] = {}
+        """``actor -> target -> [hits, decisions]`` (the records of :attr:`pairs`, indexed)."""
+        self.by_target: dict[str, dict[str, list[int]]] = {}
+
+    def _pair(self, actor: str, target: str) -> list[int]:
+        rec = self.pairs.get((actor, target))
+        if rec is None:
+            rec = self.pairs[(actor, target)] = [0, 0]
+            self.by_actor.setdefault(actor, {})[target] = rec
+            self.by_target.setdefault(target, {})[actor] = rec
+        return rec
 
     def add(self, actor: str, target: str, hit: bool) -> None:
         """Count one decision of ``actor`` towards ``target`` (``hit``: he did it)."""
-        for rec in (self.pairs.setdefault((actor, target), [0, 0]), self.actors.setdefault(actor, [0, 0]),
+        for rec in (self._pair(actor, target), self.actors.setdefault(actor, [0, 0]),
                     self.targets.setdefault(target, [0, 0]), self.total):
             rec[0] += hit
             rec[1] += 1
+
+    def _trimmed(self, total: list[int], records: Mapping[str, list[int]], other: str) -> tuple[int, int]:
+        """``total`` less the record with ``other`` and, with :attr:`trim_z`, the records out of line."""
+        hits, n = total[0], total[1]
+        own = records.get(other)
+        if own is not None:
+            hits, n = hits - own[0], n - own[1]
+        if self.trim_z is None or not total[1]:
+            return hits, n
+        rate = (total[0] + 1) / (total[1] + 2)
+        spread = rate * (1 - rate)
+        for who, (h, m) in records.items():
+            if who != other and abs(h - m * rate) > self.trim_z * math.sqrt(m * spread):
+                hits, n = hits - h, n - m
+        return hits, n
 
     def score(self, actor: str, target: str, upper: bool) -> PairScore:
         """The pair's :class:`PairScore` by the exact test (module docstring), in the upper tail (more
         hits than the null) or the lower: the baselines without the pair's own decisions, against the
         population's rate (one added to both counts)."""
         hits, n = self.pairs.get((actor, target), [0, 0])
-        a_hits, a_n = self.actors.get(actor, [0, 0])
-        b_hits, b_n = self.targets.get(target, [0, 0])
-        a_hits, a_n, b_hits, b_n = a_hits - hits, a_n - n, b_hits - hits, b_n - n
+        a_hits, a_n = self._trimmed(self.actors.get(actor, [0, 0]), self.by_actor.get(actor, {}), target)
+        b_hits, b_n = self._trimmed(self.targets.get(target, [0, 0]), self.by_target.get(target, {}), actor)
         base = (self.total[0] + 1) / (self.total[1] + 2)
         pa, pb = (a_hits + 1) / (a_n + 2), (b_hits + 1) / (b_n + 2)
         odds = pa / (1 - pa) * pb / (1 - pb) * (1 - base) / base
@@ -171,12 +203,12 @@ class PairRates:
         return [[a, b, h, n] for (a, b), (h, n) in sorted(self.pairs.items())]
 
     @classmethod
-    def from_state(cls, rows: Any) -> PairRates:
-        """Inverse of :meth:`to_state`."""
-        out = cls()
+    def from_state(cls, rows: Any, trim_z: float | None = None) -> PairRates:
+        """Inverse of :meth:`to_state` (``trim_z`` as the constructor's)."""
+        out = cls(trim_z)
         for a, b, h, n in rows:
             a, b, h, n = str(a), str(b), int(h), int(n)
-            out.pairs[(a, b)] = [h, n]
+            out._pair(a, b)[:] = [h, n]
             for rec in (out.actors.setdefault(a, [0, 0]), out.targets.setdefault(b, [0, 0]), out.total):
                 rec[0] += h
                 rec[1] += n
