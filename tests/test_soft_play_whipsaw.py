@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pitwatch.detectors.digest import DigestBet, RoundDigest, digest_of
+from pitwatch.detectors.pair_behaviour import PairThresholds
 from pitwatch.detectors.pair_rates import beta_binomial_tail
 from pitwatch.detectors.poker_play import Situation, situations
 from pitwatch.detectors.soft_play import SoftPlayDetector
@@ -136,15 +137,17 @@ def test_a_timid_player_is_not_a_soft_play_ring(seed):
     assert ab.hits / ab.n < 0.2 and z < 3
 
 
-def _raising_table(hands: int, seed: int, ring: tuple[str, str] | None) -> tuple[WhipsawDetector, list]:
+def _raising_table(hands: int, seed: int, ring: tuple[str, ...] | None,
+                   det: WhipsawDetector | None = None) -> tuple[WhipsawDetector, list]:
     """``hands`` hands of three players: the first bets, the second faces his bet with the third
     still in and raises with his own frequency (half of :data:`AGGRESSION`), the third calls, the first
-    faces the raise and raises again likewise. The ``ring`` re-raises each other every time."""
+    faces the raise and raises again likewise. Two players of the ``ring`` with a third of no ring
+    re-raise each other every time."""
     rng = random.Random(seed)
-    det, alerts = WhipsawDetector(), []
+    det, alerts = det or WhipsawDetector(), []
     for n in range(hands):
         a, b, c = rng.sample(PLAYERS, 3)
-        ring_on = ring is not None and {a, b} == set(ring)
+        ring_on = ring is not None and {a, b} <= set(ring) and c not in ring
         taken = [(1, a, "bet", True)]
         hit = ring_on or rng.random() < AGGRESSION[b] / 2
         taken.append((1, b, "raise" if hit else "call", True))
@@ -161,6 +164,17 @@ def test_a_whipsaw_ring_is_found_and_nobody_else():
     _, alerts = _raising_table(4000, 5, ("P2", "P3"))
     assert [(a.kind, a.parties) for a in alerts] == [("whipsaw", ("player:P2", "player:P3"))]
     assert alerts[0].score > 7 and alerts[0].amount > 0
+
+
+def test_the_other_members_of_a_ring_of_three_leave_a_players_baseline():
+    """P2, P3 and P4 whipsaw each other: P2's re-raises of P4 are no part of his honest record, so the
+    null of the pair (P2, P3) is the others' rate, not lifted by the third partner; trimmed, its z
+    rises (the same hands, the same counts, only the baselines differ)."""
+    plain = _raising_table(600, 1, ("P2", "P3", "P4"),
+                           WhipsawDetector(PairThresholds(5.5, 20, 100, trim_z=None)))[0]
+    trimmed = _raising_table(600, 1, ("P2", "P3", "P4"))[0]
+    (z0, ab0, _), (z1, ab1, _) = plain.score("P2", "P3"), trimmed.score("P2", "P3")
+    assert ab1.null < 0.6 * ab0.null and z1 > z0 + 2
 
 
 @pytest.mark.parametrize("seed", [6, 7, 8])
