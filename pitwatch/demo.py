@@ -33,7 +33,7 @@ WAIT_TIMEOUT_S = 600
 
 RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
     (TableSpec("AND-PK-90", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
-     60.0, {**DEFAULT_FAULT_RATES, "chip_dumping": 0.5}),
+     100.0, {**DEFAULT_FAULT_RATES, "chip_dumping": 0.5}),
     (TableSpec("AND-PK-92", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
      40.0, {**DEFAULT_FAULT_RATES, "soft_play": 1.0}),
     (TableSpec("AND-PK-93", "and-marbella", "poker", "poker.andalucia", Decimal("2.00"), Decimal("1000.00"), seats=9),
@@ -46,7 +46,7 @@ RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
 """The tables with a ring, each simulated over the hours the ring's detector needs (a ring shows
 only over many rounds; the evening's tables play its ``hours``), with the default faults besides:
 a hold'em table where the second player dumps chips to the third on half the hands they play
-together (about 1,300 hands), one where the fourth and fifth never bet into each other heads-up
+together (about 2,000 hands: the ring needs up to that many, DETECTION.md), one where the fourth and fifth never bet into each other heads-up
 (about 900 hands), one where the sixth and seventh re-raise each other around a third player on
 half the hands they play together (about 650 hands), a chemin de fer table where the second and third
 players stake as one purse on half the coups both are punters (about 730 coups; with a wrong cagnotte
