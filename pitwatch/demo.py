@@ -46,12 +46,13 @@ RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
 """The tables with a ring, each simulated over the hours the ring's detector needs (a ring shows
 only over many rounds; the evening's tables play its ``hours``), with the default faults besides:
 a hold'em table where the second player dumps chips to the third on half the hands they play
-together (about 2,000 hands: the ring needs up to that many, DETECTION.md), one where the fourth and fifth never bet into each other heads-up
-(about 900 hands), one where the sixth and seventh re-raise each other around a third player on
-half the hands they play together (about 650 hands), a chemin de fer table where the second and third
-players stake as one purse on half the coups both are punters (about 730 coups; with a wrong cagnotte
-and a seated player's stake joined to another's now and then), and a punto y banca table whose first dealer over-pays its first
-player on 30% of his bets while he deals (DETECTION.md gives the detectors' figures)."""
+together (about 2,000 hands: the ring needs up to that many, DETECTION.md), one where the fourth
+and fifth never bet into each other heads-up (about 900 hands), one where the sixth and seventh
+re-raise each other around a third player on half the hands they play together (about 650 hands), a
+chemin de fer table where the second and third players stake as one purse on half the coups both
+are punters (about 730 coups; with a wrong cagnotte and a seated player's stake joined to another's
+now and then), and a punto y banca table whose first dealer over-pays its first player on 30% of his
+bets while he deals (DETECTION.md gives the detectors' figures)."""
 
 
 def summarize(warehouse_url: str, labels: list[dict]) -> dict:
