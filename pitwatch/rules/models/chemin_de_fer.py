@@ -7,11 +7,11 @@ L1842-L1888). Read by :mod:`pitwatch.rules.chemin_de_fer` (through its ``CoupRul
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, Self, Sequence
+from typing import Annotated, ClassVar, Literal, Self, Sequence
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
-from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section
+from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section, distinct_spots
 from pitwatch.rules.models.punto_banca import Hand, PuntoBancaTableau, Total
 
 Spot = Literal["punto", "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo"]
@@ -122,7 +122,7 @@ class CheminDeFerRuleset(RulesetModel):
 
     game: Literal["chemin_de_fer"]
     """Always ``chemin_de_fer``."""
-    spots: tuple[Spot, ...] = Field(min_length=1)
+    spots: Annotated[tuple[Spot, ...], Field(min_length=1), AfterValidator(distinct_spots)]
     """Spot codes of the stakes against the bank: ``punto`` an ordinary stake («postura»), ``banco`` the
     whole bank (000 L594; 004 L2078-L2081), ``banco_seguido`` a banco repeated by the player who made banco
     and lost (000 L652; 004 L2240-L2246), ``banco_con_la_mesa`` half the bank, and ``ultimo_completo``
@@ -140,13 +140,6 @@ class CheminDeFerRuleset(RulesetModel):
     it, 004 L2172-L2175, but prints none): the banker who asks for it is then checked on «bacará» only."""
     options: CheminDeFerOptions
     """Defaults of the table options (``table_opened.options`` override them)."""
-
-    @field_validator("spots")
-    @classmethod
-    def _distinct(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if len(set(value)) != len(value):
-            raise ValueError(f"spots {list(value)} has duplicates")
-        return value
 
 
 __all__ = ["CheminDeFerBank", "CheminDeFerCagnotte", "CheminDeFerDeal", "CheminDeFerOptions", "CheminDeFerPayouts",

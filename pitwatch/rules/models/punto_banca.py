@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Self
 
-from pydantic import Field, StrictInt, field_validator, model_validator
+from pydantic import AfterValidator, Field, StrictInt, field_validator, model_validator
 
-from pitwatch.rules.models.common import Count, Positive, Ratio, RulesetModel, RulesetOptions, Section, decimal_text
+from pitwatch.rules.models.common import (
+    Count,
+    Positive,
+    Ratio,
+    RulesetModel,
+    RulesetOptions,
+    Section,
+    decimal_text,
+    distinct_spots,
+)
 
 Spot = Literal["punto", "banca", "tie"]
 Hand = Literal["punto", "banca"]
@@ -184,7 +193,7 @@ class PuntoBancaRuleset(RulesetModel):
 
     game: Literal["punto_banca"]
     """Always ``punto_banca``."""
-    spots: tuple[Spot, ...] = Field(min_length=1)
+    spots: Annotated[tuple[Spot, ...], Field(min_length=1), AfterValidator(distinct_spots)]
     """Spot codes accepted in ``bet_placed.spot``: punto, banca, tie (000 L431, L441-L443; 001 L78-L80;
     004 L1582-L1584). No pair or other side bet exists in the texts."""
     payouts: PuntoBancaPayouts
@@ -199,13 +208,6 @@ class PuntoBancaRuleset(RulesetModel):
     """The banca third-card table."""
     options: PuntoBancaOptions
     """Defaults of the table options (``table_opened.options`` override them)."""
-
-    @field_validator("spots")
-    @classmethod
-    def _distinct(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if len(set(value)) != len(value):
-            raise ValueError(f"spots {list(value)} has duplicates")
-        return value
 
 
 __all__ = ["TABLEAU_COLUMNS", "PuntoBancaDeal", "PuntoBancaDeduction", "PuntoBancaLimits", "PuntoBancaOptions",
