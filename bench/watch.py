@@ -60,8 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     lines = evening(args.hours, args.seed)
-    engine = min(_engine(lines)[0] for _ in range(args.repeat))
-    _, digests = _engine(lines)
+    engine, digests = min((_engine(lines) for _ in range(args.repeat)), key=lambda r: r[0])
     runs = [_watch(digests) for _ in range(args.repeat)]
     best, per, watch = min(runs, key=lambda r: r[0])
     n = len(digests)

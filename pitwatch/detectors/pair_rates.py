@@ -45,6 +45,14 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+def log5_null(pa: float, pb: float, base: float) -> float:
+    """The pair's expected rate from the actor's rate ``pa``, the target's ``pb`` and the population's
+    ``base`` (all strictly between 0 and 1): their odds multiplied, divided by the base's (module
+    docstring)."""
+    odds = pa / (1 - pa) * pb / (1 - pb) * (1 - base) / base
+    return odds / (1 + odds)
+
+
 def log5_z(hits: float, n: float, a_hits: float, a_n: float, b_hits: float, b_n: float,
            base: float = 0.5) -> tuple[float, float]:
     """``(null rate, z)`` of a pair seen doing it ``hits`` times in ``n``, the actor ``a_hits`` in
@@ -53,8 +61,7 @@ def log5_z(hits: float, n: float, a_hits: float, a_n: float, b_hits: float, b_n:
     docstring). ``z`` is positive when the pair does it more often than the null."""
     pa = (a_hits + 1) / (a_n + 2)
     pb = (b_hits + 1) / (b_n + 2)
-    odds = pa / (1 - pa) * pb / (1 - pb) * (1 - base) / base
-    null = odds / (1 + odds)
+    null = log5_null(pa, pb, base)
     seen = (hits + 0.5) / (n + 1)
     var = 1 / ((n + 1) * seen * (1 - seen)) + 1 / ((a_n + 2) * pa * (1 - pa)) + 1 / ((b_n + 2) * pb * (1 - pb))
     return null, (_logit(seen) - _logit(null)) / math.sqrt(var)
@@ -191,8 +198,7 @@ class PairRates:
         b_hits, b_n = self._trimmed(self.targets.get(target, [0, 0]), self.by_target.get(target, {}), actor)
         base = (self.total[0] + 1) / (self.total[1] + 2)
         pa, pb = (a_hits + 1) / (a_n + 2), (b_hits + 1) / (b_n + 2)
-        odds = pa / (1 - pa) * pb / (1 - pb) * (1 - base) / base
-        null = odds / (1 + odds)
+        null = log5_null(pa, pb, base)
         var_logit = 1 / ((a_n + 2) * pa * (1 - pa)) + 1 / ((b_n + 2) * pb * (1 - pb))
         var = (null * (1 - null)) ** 2 * var_logit
         p = beta_binomial_tail(hits, n, null, var, upper) if n else 1.0
@@ -221,4 +227,4 @@ def check_version(state: Mapping[str, Any], name: str, version: int) -> None:
         raise ValueError(f"{name} state version {state.get('version')!r}, expected {version}")
 
 
-__all__ = ["TINY", "PairRates", "PairScore", "beta_binomial_tail", "check_version", "log5_z", "upper_tail", "z_of"]
+__all__ = ["TINY", "PairRates", "PairScore", "beta_binomial_tail", "check_version", "log5_null", "log5_z", "upper_tail", "z_of"]
