@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
-from pitwatch.detectors.digest import RoundDigest, digest_of
+from pitwatch.detectors.digest import RoundDigest, TableMark, digest_of
 from pitwatch.detectors.pairs import KIND as COLLUSION
 from pitwatch.detectors.watch import CasinoWatch
 from pitwatch.rules.base import BetCheck, ExpectedSettlement, RoundVerdict, Violation, ViolationKind
@@ -24,10 +24,12 @@ T = datetime(2026, 11, 25, 21, 0, 5, 250000, tzinfo=timezone.utc)
 
 def _verdict(n: int, dealer: str, table: str = "RF-1", casino: str = "CAS",
              bets: tuple[tuple[str, str], ...] = (("P1", "0"), ("P2", "0"))) -> RoundVerdict:
-    """A roulette round at ``table``: each bet (player, discrepancy) a 10.00 stake on red, lost."""
+    """A roulette round at ``table`` ending ``n`` seconds after ``T``: each bet (player, discrepancy)
+    a 10.00 stake on red, lost."""
     checks = tuple(BetCheck(ExpectedSettlement(f"B{n}-{i}", p, "red", D(10), "lose", D(0)), None, D(x))
                    for i, (p, x) in enumerate(bets))
-    return RoundVerdict(casino, table, "french_roulette", "french_roulette.galicia", f"R{n}", dealer, T, T, "17",
+    end = T + timedelta(seconds=n)
+    return RoundVerdict(casino, table, "french_roulette", "french_roulette.galicia", f"R{n}", dealer, end, end, "17",
                         checks, ())
 
 
@@ -100,8 +102,14 @@ def _ring_evening(rounds: int = 900) -> list[RoundDigest]:
     return out
 
 
-def _messages(digests: list[RoundDigest], first_offset: int = 0) -> list[InMessage]:
+def _messages(digests: list[RoundDigest | TableMark], first_offset: int = 0) -> list[InMessage]:
     return [InMessage(d.casino_id.encode(), d.to_json(), 0, first_offset + i) for i, d in enumerate(digests)]
+
+
+def _closing(digests: list[RoundDigest]) -> list[RoundDigest | TableMark]:
+    """``digests`` then each table's ``table_closed`` mark, as the table stage sends them."""
+    end = max(d.ended_at for d in digests)
+    return [*digests, *(TableMark("CAS", t, end) for t in sorted({d.table_id for d in digests}))]
 
 
 class _Store:
@@ -122,14 +130,15 @@ def test_the_watch_stage_finds_the_ring_across_tables_once_and_skips_a_redeliver
     store = _Store()
     proc = WatchProcessor(store.load, clock=lambda: T)
     alerts = []
-    for i in range(0, len(digests), 500):  # batches of 500, the state stored between them
-        res = proc.process(_messages(digests[i:i + 500], i))
+    messages = _closing(digests)
+    for i in range(0, len(messages), 500):  # batches of 500, the state stored between them
+        res = proc.process(_messages(messages[i:i + 500], i))
         store.states.update(res.states)
         alerts += res.rows["alerts"]
         assert all(m.topic == TOPIC_ALERTS for m in res.messages)
     assert [(a["kind"], a["dealer_id"], a["player_id"]) for a in alerts] == [(COLLUSION, "D2", "P3")]
     offline = CasinoWatch("CAS")
-    assert [a.to_row() for d in digests for a in offline.observe(d)] == alerts
+    assert [a.to_row() for d in digests for a in offline.offer(d)[1]] + [a.to_row() for a in offline.flush()] == alerts
     again = proc.process(_messages(digests[:500]))
     assert (again.skipped, again.rows["alerts"], len(again.rows["skipped"])) == (500, [], 500)
     assert again.rows["skipped"][0]["reason"].startswith("redelivered: round digest already applied")
@@ -149,19 +158,22 @@ def test_a_bad_or_misrouted_digest_is_rejected_with_its_bytes_and_changes_nothin
 def test_a_watch_state_is_versioned_json_that_round_trips_and_refuses_another_version():
     watch = CasinoWatch("CAS")
     for d in _ring_evening(200):
-        watch.observe(d)
+        watch.offer(d)
+    assert watch.release.pending  # the last half hour of rounds waits for the watermark
     watch.mark_applied("pitwatch.round-digests:0", 599)
     again = CasinoWatch.load(watch.dump())
     assert again.to_state() == watch.to_state() and again.already_applied("pitwatch.round-digests:0", 599)
     assert watch.dump()[:1] != b"{" and CasinoWatch.load(json.dumps(watch.to_state()).encode()).to_state() == \
         watch.to_state()  # compressed; a plain JSON state (written before) is read too
     state = CasinoWatch.decode(watch.dump())
-    state["version"] = 2
-    with pytest.raises(ValueError, match="watch state version 2"):
+    state["version"] = 3
+    with pytest.raises(ValueError, match="watch state version 3"):
         CasinoWatch.from_state(state)
     state = CasinoWatch.decode(watch.dump())
     state["detectors"][COLLUSION]["version"] = 7
     with pytest.raises(ValueError, match="version 7"):
         CasinoWatch.from_state(state)
     unreadable = WatchProcessor(lambda _c: json.dumps(state).encode()).process(_messages(_ring_evening(1)))
-    assert "watch state cannot be loaded" in unreadable.rows["rejected"][0]["reason"] and unreadable.states == {}
+    assert "watch state cannot be loaded" in unreadable.rows["parked"][0]["reason"] and unreadable.states == {}
+    assert unreadable.parked == 3 and unreadable.rows["rejected"] == []  # parked with its bytes, not refused for good
+    assert unreadable.rows["parked"][0]["raw"] == _ring_evening(1)[0].to_json().decode()

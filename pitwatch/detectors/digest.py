@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -93,21 +93,75 @@ class RoundDigest:
                 got = d.get("v") if isinstance(d, dict) else type(d).__name__
                 raise ValueError(f"not a round digest of a version this release reads {READABLE_VERSIONS} "
                                  f"(version {got!r})")
-            bets = tuple(DigestBet(str(b), str(p), Decimal(s), Decimal(r), Decimal(x), bool(late), Decimal(f), str(o))
+            bets = tuple(DigestBet(_text(b, "bet_id"), str(p), _money(s), _money(r), _money(x), bool(late), _money(f),
+                                   str(o))
                          for b, p, s, r, x, late, f, o in d["bets"])
-            return cls(str(d["casino_id"]), str(d["table_id"]), str(d["game"]), str(d["round_id"]),
-                       str(d["dealer_id"]), _utc(d["ended_at"]),
+            return cls(_text(d["casino_id"], "casino_id"), _text(d["table_id"], "table_id"), _text(d["game"], "game"),
+                       _text(d["round_id"], "round_id"), str(d["dealer_id"]), parse_utc(d["ended_at"]),
                        str(d["ruleset_id"]), str(d["ruleset_hash"]), bets,
                        tuple((int(i), str(p), str(a), bool(o)) for i, p, a, o in d.get("decisions", ())),
-                       None if d.get("started_at") is None else _utc(d["started_at"]))
+                       None if d.get("started_at") is None else parse_utc(d["started_at"]))
         except ValueError:
             raise
         except (KeyError, TypeError, InvalidOperation) as exc:
             raise ValueError(f"not a round digest: {type(exc).__name__}: {exc}") from exc
 
 
-def _utc(text: Any) -> datetime:
-    return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+def parse_utc(text: Any) -> datetime:
+    """A UTC time from ISO 8601 text with a zone (``Z`` or ``+00:00``). Raises ``ValueError`` for a
+    time without a zone or in another zone: a digest's times are UTC, and a naive time cannot be
+    compared with them (a detector would raise ``TypeError`` on it)."""
+    t = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    if t.tzinfo is None or t.utcoffset() != timedelta(0):
+        raise ValueError(f"time {text!r} is not UTC with its zone (e.g. 2026-11-21T21:04:05Z)")
+    return t.astimezone(timezone.utc)
+
+
+def _money(text: Any) -> Decimal:
+    if not isinstance(text, (str, int)):
+        raise ValueError(f"money {text!r} is not a decimal string")
+    v = Decimal(text)
+    if not v.is_finite():
+        raise ValueError(f"money {text!r} is not a finite amount")
+    return v
+
+
+def _text(v: Any, name: str) -> str:
+    if not isinstance(v, str) or not v:
+        raise ValueError(f"{name} {v!r} is not a non-empty string")
+    return v
+
+
+@dataclass(frozen=True, slots=True)
+class TableMark:
+    """A table's close, sent by the table stage after the table's last round (a ``table_closed``
+    event), so the watch stops waiting for its rounds (:mod:`pitwatch.detectors.release`). ``at``
+    is the event's UTC time. JSON: ``{"mark": "table_closed", "v": 1, ...}``."""
+
+    casino_id: str
+    table_id: str
+    at: datetime
+    mark: str = "table_closed"
+
+    def to_json(self) -> bytes:
+        """The versioned JSON bytes of the mark."""
+        return json.dumps({"mark": self.mark, "v": 1, "casino_id": self.casino_id, "table_id": self.table_id,
+                           "at": self.at.isoformat().replace("+00:00", "Z")}, separators=(",", ":")).encode()
+
+
+def read_watch_message(raw: bytes | str) -> RoundDigest | TableMark:
+    """A message of ``pitwatch.round-digests``: a round digest or a table mark. Raises
+    ``ValueError`` saying why ``raw`` is neither (a mark's JSON starts with its ``"mark"`` key, as
+    :meth:`TableMark.to_json` writes it)."""
+    if not (raw.startswith(b'{"mark"') if isinstance(raw, bytes) else raw.startswith('{"mark"')):
+        return RoundDigest.from_json(raw)
+    try:
+        d = json.loads(raw)
+        if not isinstance(d, dict) or d.get("mark") != "table_closed" or d.get("v") != 1:
+            raise ValueError(f"not a table mark of a version this release reads: {str(raw)[:80]}")
+        return TableMark(_text(d["casino_id"], "casino_id"), _text(d["table_id"], "table_id"), parse_utc(d["at"]))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a table mark: {type(exc).__name__}: {exc}") from exc
 
 
 def digest_of(verdict: RoundVerdict) -> RoundDigest:
@@ -129,4 +183,5 @@ def digest_of(verdict: RoundVerdict) -> RoundDigest:
                        verdict.started_at)
 
 
-__all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "digest_of"]
+__all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "TableMark", "digest_of", "parse_utc",
+           "read_watch_message"]

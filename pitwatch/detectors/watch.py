@@ -8,16 +8,26 @@ alerts they raise. It is what the worker's watch stage keeps per casino
 (:func:`pitwatch.replay.replay_lines`), so a file, the warehouse and the live stream give the same
 alerts for rounds read in the same order.
 
-**Order.** The detectors' alerts depend on the order the rounds reach them (a pair is alerted the
-first time its record crosses the threshold, with the counts of that moment). Live, that is the
-order the table stage sent the digests of the casino's tables, which interleaves tables as the
-batches were cut; a replay reads the file's order. The pairs alerted agree wherever the evidence
-is clear; the counts quoted in an alert's message can differ by the rounds read in between.
+**Order.** The detectors' alerts depend on the order they read rounds in (a pair is alerted the
+first time its record crosses the threshold, with the counts of that moment). So a watch does not
+feed digests as they arrive: :meth:`CasinoWatch.offer` puts each in the casino's
+:class:`pitwatch.detectors.release.ReleaseBuffer`, which drops a round received twice (by its
+identity, not by its offset) and releases rounds in event-time order behind per-table watermarks;
+:meth:`CasinoWatch.close_table` and :meth:`CasinoWatch.flush` release the rest. Live, from a file and
+after a rebuild, the detectors read the same rounds in the same order, so they raise the same
+alerts, every field, whatever the interleaving of tables and the cuts of batches (within the bounds
+of :class:`pitwatch.detectors.release.ReleasePolicy`; a late round is counted).
+
+**Failures.** A detector that raises on a digest makes :meth:`CasinoWatch.offer` (or
+:meth:`close_table`, :meth:`flush`) raise :class:`PoisonDigest` naming the digest; the digests
+released after it go back to the buffer. The worker reloads the casino's stored state and runs its
+batch again without that digest (:mod:`pitwatch.streams.watch`), so a poison digest changes nothing.
 
 **State** (:meth:`CasinoWatch.to_state`): versioned JSON (never pickled; stored compressed,
-:meth:`CasinoWatch.dump`): the casino, the last
-offset applied per input position (``"topic:partition"``, so a redelivered digest is skipped,
-:meth:`CasinoWatch.already_applied`) and each detector's own versioned state by name.
+:meth:`CasinoWatch.dump`): the casino, the last offset applied per input position
+(``"topic:partition"``, :meth:`CasinoWatch.already_applied`), the release buffer and each
+detector's own versioned state by name. Version 1 (before the release buffer) is upcast with an
+empty buffer (:func:`upcast_v1_v2`).
 """
 
 from __future__ import annotations
@@ -30,8 +40,9 @@ from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.association import AssociationDetector
 from pitwatch.detectors.base import Detector
 from pitwatch.detectors.chip_dumping import ChipDumpingDetector
-from pitwatch.detectors.digest import RoundDigest
+from pitwatch.detectors.digest import RoundDigest, TableMark
 from pitwatch.detectors.pairs import PairDetector
+from pitwatch.detectors.release import Intake, ReleaseBuffer, ReleasePolicy
 from pitwatch.detectors.soft_play import SoftPlayDetector
 from pitwatch.detectors.two_tables import TwoTablesDetector
 from pitwatch.detectors.whipsaw import WhipsawDetector
@@ -40,24 +51,78 @@ DETECTORS: tuple[Any, ...] = (PairDetector, ChipDumpingDetector, SoftPlayDetecto
                               AssociationDetector)
 """The detector classes a watch runs, by their ``name``."""
 
-WATCH_STATE_VERSION = 1
+WATCH_STATE_VERSION = 2
+
+
+class PoisonDigest(Exception):
+    """A detector raised on ``digest`` (``reason`` says how); the watch's state may hold part of it,
+    so the caller reloads the state and runs again without it (module docstring)."""
+
+    def __init__(self, digest: RoundDigest, reason: str) -> None:
+        super().__init__(reason)
+        self.digest = digest
+        self.reason = reason
+
+
+def upcast_v1_v2(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A watch state of version 1 (digests read as they came, no release buffer) as version 2: an
+    empty buffer, so the first rounds after the upgrade start the casino's watermarks."""
+    return {**state, "version": 2, "release": ReleaseBuffer().to_state()}
+
+
+UPCASTERS = {1: upcast_v1_v2}
+"""``{version: upcaster to the next one}``."""
 
 
 class CasinoWatch:
     """The detectors of one casino (module docstring)."""
 
-    def __init__(self, casino_id: str, detectors: Mapping[str, Detector] | None = None) -> None:
+    def __init__(self, casino_id: str, detectors: Mapping[str, Detector] | None = None,
+                 release: ReleaseBuffer | None = None) -> None:
         self.casino_id = casino_id
         self.detectors: dict[str, Detector] = dict(detectors) if detectors is not None else {
             cls.name: cls() for cls in DETECTORS}
         self.positions: dict[str, int] = {}
         """Last offset applied per input position (``"topic:partition"``)."""
+        self.release = release if release is not None else ReleaseBuffer()
 
     def observe(self, digest: RoundDigest) -> list[Alert]:
-        """Feed ``digest`` to every detector; their alerts, in the order of :data:`DETECTORS`."""
+        """Feed ``digest`` to every detector now, outside the release order (benchmarks and detector
+        tests; the stream and the replay use :meth:`offer`); their alerts, in the order of
+        :data:`DETECTORS`."""
         out: list[Alert] = []
         for det in self.detectors.values():
             out.extend(det.observe(digest))
+        return out
+
+    def offer(self, digest: RoundDigest) -> tuple[Intake, list[Alert]]:
+        """Take ``digest`` into the release buffer; what the buffer did with it and the alerts of the
+        rounds it released (module docstring). Raises :class:`PoisonDigest`."""
+        intake = self.release.offer(digest)
+        if intake is Intake.DUPLICATE:
+            return intake, []
+        return intake, self._judge(self.release.release())
+
+    def close_table(self, mark: TableMark) -> list[Alert]:
+        """The table closed: the alerts of the rounds this releases. Raises :class:`PoisonDigest`."""
+        self.release.close(mark.table_id)
+        return self._judge(self.release.release())
+
+    def flush(self) -> list[Alert]:
+        """Release every pending round (the end of an offline replay's input); their alerts. Raises
+        :class:`PoisonDigest`."""
+        return self._judge(self.release.release(everything=True))
+
+    def _judge(self, digests: list[RoundDigest]) -> list[Alert]:
+        out: list[Alert] = []
+        for i, d in enumerate(digests):
+            try:
+                out.extend(self.observe(d))
+            except Exception as exc:
+                for rest in digests[i + 1:]:
+                    self.release.offer_back(rest)
+                raise PoisonDigest(d, f"a detector failed on round {d.table_id}/{d.round_id}: "
+                                      f"{type(exc).__name__}: {exc}") from exc
         return out
 
     def already_applied(self, position: str, offset: int) -> bool:
@@ -72,6 +137,7 @@ class CasinoWatch:
     def to_state(self) -> dict[str, Any]:
         """The state as versioned JSON data (module docstring)."""
         return {"version": WATCH_STATE_VERSION, "casino_id": self.casino_id, "positions": dict(sorted(self.positions.items())),
+                "release": self.release.to_state(),
                 "detectors": {name: det.to_state() for name, det in self.detectors.items()}}
 
     def dump(self) -> bytes:
@@ -95,16 +161,18 @@ class CasinoWatch:
         return data
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any]) -> CasinoWatch:
-        """Inverse of :meth:`to_state`; a detector of :data:`DETECTORS` missing from ``state`` (added by
-        a later release) starts empty. Raises ``ValueError`` for another version or a detector's state
-        of another version."""
+    def from_state(cls, state: Mapping[str, Any], policy: ReleasePolicy | None = None) -> CasinoWatch:
+        """Inverse of :meth:`to_state`; a state of an earlier version is upcast (:data:`UPCASTERS`); a
+        detector of :data:`DETECTORS` missing from ``state`` (added by a later release) starts empty.
+        Raises ``ValueError`` for an unknown version or a detector's state it cannot read."""
+        while isinstance(state.get("version"), int) and state["version"] in UPCASTERS:
+            state = UPCASTERS[state["version"]](state)
         if state.get("version") != WATCH_STATE_VERSION:
             raise ValueError(f"watch state version {state.get('version')!r}, expected {WATCH_STATE_VERSION}")
         saved = state.get("detectors", {})
         detectors = {cls_.name: cls_.from_state(saved[cls_.name]) if cls_.name in saved else cls_()
                      for cls_ in DETECTORS}
-        out = cls(str(state["casino_id"]), detectors)
+        out = cls(str(state["casino_id"]), detectors, ReleaseBuffer.from_state(state["release"], policy))
         out.positions = {str(k): int(v) for k, v in state.get("positions", {}).items()}
         return out
 
@@ -115,4 +183,4 @@ class CasinoWatch:
         return cls.from_state(cls.decode(raw))
 
 
-__all__ = ["DETECTORS", "WATCH_STATE_VERSION", "CasinoWatch"]
+__all__ = ["DETECTORS", "UPCASTERS", "WATCH_STATE_VERSION", "CasinoWatch", "PoisonDigest", "upcast_v1_v2"]

@@ -11,12 +11,13 @@ pydantic model per record kind) and :mod:`pitwatch.replay.text` (rich text).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.auditor import AuditOutput, TableAuditor
-from pitwatch.detectors.digest import digest_of
-from pitwatch.detectors.watch import CasinoWatch
+from pitwatch.detectors.digest import RoundDigest, TableMark, digest_of
+from pitwatch.detectors.watch import CasinoWatch, PoisonDigest
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.schemas.events import InvalidEvent, parse_event
 
@@ -136,10 +137,13 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
     Yields a :class:`ReplayItem` per finished round, per alert outside a round verdict, and
     per invalid line (``error`` says why, ``line`` is 1-based from ``start_line``); with
     ``events``, also per valid event (``event`` set), before what it produces. With
-    ``detectors`` (the default), every round verdict is also fed, as a digest, to its casino's
-    cross-round detectors (:class:`pitwatch.detectors.watch.CasinoWatch`, in the file's order, as
-    the live watch stage does in the stream's), whose alerts are yielded as one more item after
-    the round's. Blank lines are skipped. ``stats``, if given, is updated as lines are read and items yielded. Raises nothing
+    ``detectors`` (the default), every round verdict is also offered, as a digest, to its casino's
+    cross-round detectors (:class:`pitwatch.detectors.watch.CasinoWatch`), which release rounds in
+    event-time order as the live watch stage does, whatever the file's interleaving of tables; their
+    alerts are yielded as one more item when rounds are released (after the round or the
+    ``table_closed`` that released them, and at the end of the input, where every pending round is
+    released). A detector's failure on a round is yielded as an error item. Blank lines are skipped.
+    ``stats``, if given, is updated as lines are read and items yielded. Raises nothing
     for bad input.
     """
     stats = ReplayStats() if stats is None else stats
@@ -154,6 +158,9 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
             yield _counted(stats, ReplayItem(line=n, error=out.rejected))
         else:
             stats.events += 1
+            if detectors and event.type == "table_closed" and out.duplicate is None:
+                mark = TableMark(event.casino_id, event.table_id, event.occurred_at)
+                yield from _watched(stats, n, _watch(watches, event.casino_id), partial(CasinoWatch.close_table, mark=mark))
         if not out.alerts and not out.verdicts:
             continue
         round_alert_ids: set[str] = set()
@@ -163,15 +170,36 @@ def replay_lines(lines: Iterable[bytes | str], start_line: int = 1,
             round_alert_ids.update(a.alert_id for a in own)
             yield _counted(stats, ReplayItem(verdict=v, alerts=own, line=n))
             if detectors:
-                watch = watches.get(v.casino_id)
-                if watch is None:
-                    watch = watches[v.casino_id] = CasinoWatch(v.casino_id)
-                found = watch.observe(digest_of(v))
-                if found:
-                    yield _counted(stats, ReplayItem(alerts=found, line=n))
+                yield from _watched(stats, n, _watch(watches, v.casino_id), partial(_offer, digest=digest_of(v)))
         rest = [a for a in out.alerts if a.alert_id not in round_alert_ids]
         if rest:
             yield _counted(stats, ReplayItem(alerts=rest, line=n))
+    if detectors:
+        for watch in watches.values():
+            yield from _watched(stats, None, watch, CasinoWatch.flush)
+
+
+def _offer(watch: CasinoWatch, digest: RoundDigest) -> list[Alert]:
+    return watch.offer(digest)[1]
+
+
+def _watch(watches: dict[str, CasinoWatch], casino_id: str) -> CasinoWatch:
+    watch = watches.get(casino_id)
+    if watch is None:
+        watch = watches[casino_id] = CasinoWatch(casino_id)
+    return watch
+
+
+def _watched(stats: ReplayStats, line: int | None, watch: CasinoWatch,
+             step: Callable[[CasinoWatch], list[Alert]]) -> Iterator[ReplayItem]:
+    """The item of the alerts ``step`` releases from ``watch``, or of the detector failure it met."""
+    try:
+        found = step(watch)
+    except PoisonDigest as exc:
+        yield _counted(stats, ReplayItem(line=line, error=exc.reason))
+        return
+    if found:
+        yield _counted(stats, ReplayItem(alerts=found, line=line))
 
 
 def _counted(stats: ReplayStats, item: ReplayItem) -> ReplayItem:

@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, settlement_rows
 from pitwatch.detectors.auditor import Quarantine, TableAuditor
-from pitwatch.detectors.digest import digest_of
+from pitwatch.detectors.digest import TableMark, digest_of
 from pitwatch.detectors.figures import movement_row
 from pitwatch.detectors.snapshot import StateError, dump_state, load_state
 from pitwatch.rules.base import RoundVerdict, Violation, ViolationKind, load_ruleset
@@ -88,6 +88,8 @@ class BatchResult:
     parked: int = 0
     digests: int = 0
     """Round digests sent to ``pitwatch.round-digests`` (what the watch stage will consume)."""
+    late: int = 0
+    """Round digests the watch stage judged out of event-time order (:mod:`pitwatch.detectors.release`)."""
 
 
 LIVE_TABLES = 4096
@@ -305,6 +307,10 @@ class BatchProcessor:
             b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
         b.res.rows["movements"].extend(movement_row(mv, event) for mv in out.movements)
         self._emit(b, event, out.verdicts, out.alerts)
+        if event.type == "table_closed" and out.rejected is None and out.duplicate is None:
+            # after the table's last digest: the watch stops waiting for its rounds
+            b.res.messages.append(OutMessage(TOPIC_ROUND_DIGESTS, event.casino_id.encode(), TableMark(
+                event.casino_id, event.table_id, event.occurred_at).to_json()))
 
     def _emit(self, b: _Batch, event: Any, verdicts: list[RoundVerdict], alerts: list[Alert]) -> None:
         rows, msgs, key = b.res.rows, b.res.messages, event.table_id.encode()

@@ -16,9 +16,18 @@ last offset applied per partition: a redelivered digest is skipped, counted and 
 ``skipped`` table), then the offsets committed. Alert ids depend on the parties only, so an alert
 raised twice (a redelivery) is stored once.
 
-A message that is not a digest, a digest under another key than its casino, or a digest of a
-casino whose stored state cannot be read goes to ``pitwatch.rejected`` with its bytes and the
-reason; it changes no state.
+The watch releases a casino's rounds to its detectors in event-time order
+(:class:`pitwatch.detectors.release.ReleaseBuffer`): a round received twice (a producer retry, or a
+table stage that crashed between its outputs and its states and sent its digests again at new
+offsets) is read once, whatever its offset; it is counted and stored in ``skipped``. A round that
+arrives later than the release's bounds is judged out of order and counted (``late``). A table's
+``table_closed`` comes as a :class:`pitwatch.detectors.digest.TableMark`.
+
+A message that is not a digest or a mark, or is keyed by another casino, goes to
+``pitwatch.rejected`` with its bytes and the reason. A digest of a casino whose stored state cannot
+be read is **parked** (stored with its bytes and the reason, counted) and the state kept as it is.
+A digest on which a detector raises (a poison digest) is parked too, and the batch runs again
+from the stored states without it, so it changes no state; the worker never stops for a message.
 """
 
 from __future__ import annotations
@@ -27,9 +36,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from pitwatch.detectors.digest import RoundDigest
-from pitwatch.detectors.watch import CasinoWatch
+from pitwatch.detectors.alerts import Alert
+from pitwatch.detectors.digest import RoundDigest, TableMark, read_watch_message
+from pitwatch.detectors.release import Intake
+from pitwatch.detectors.watch import CasinoWatch, PoisonDigest
 from pitwatch.streams.processor import BatchResult, InMessage, OutMessage, message_json, rejected_message, rejected_record
+from pitwatch.streams.quarantine import parked_row
 from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_REJECTED, TOPIC_ROUND_DIGESTS
 
 
@@ -38,6 +50,9 @@ class _Batch:
     res: BatchResult
     now: datetime
     watches: dict[str, CasinoWatch] = field(default_factory=dict)
+    poison: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Rounds ``(table_id, round_id)`` on which a detector raised, with the reason: left out."""
+    late: int = 0
 
 
 class WatchProcessor:
@@ -55,43 +70,87 @@ class WatchProcessor:
         self.topic = topic
 
     def process(self, batch: list[InMessage]) -> BatchResult:
-        """Process one batch (any mix of casinos, each partition's messages in offset order)."""
-        b = _Batch(BatchResult(), self.clock().replace(microsecond=0))
+        """Process one batch (any mix of casinos, each partition's messages in offset order). A
+        poison digest found on the way is parked and the batch run again without it (module
+        docstring), so the result is as if it had never come."""
+        poison: dict[tuple[str, str], str] = {}
+        while True:
+            b = _Batch(BatchResult(), self.clock().replace(microsecond=0), poison=poison)
+            try:
+                self._run(b, batch)
+            except PoisonDigest as exc:
+                d = exc.digest
+                if (d.table_id, d.round_id) in poison:  # cannot happen: it is left out on the next run
+                    raise RuntimeError(f"round {d.table_id}/{d.round_id} was left out and still judged") from exc
+                poison[(d.table_id, d.round_id)] = exc.reason
+                continue
+            b.res.late = b.late
+            return b.res
+
+    def _run(self, b: _Batch, batch: list[InMessage]) -> None:
         res = b.res
         for m in batch:
             res.consumed += 1
             try:
-                digest = RoundDigest.from_json(m.value)
+                msg = read_watch_message(m.value)
             except ValueError as exc:
                 self._reject(b, m, str(exc))
                 continue
-            if m.key != digest.casino_id.encode("utf-8"):
-                self._reject(b, m, f"Kafka key {m.key!r} is not the casino_id {digest.casino_id!r}: not applied "
+            if m.key != msg.casino_id.encode("utf-8"):
+                self._reject(b, m, f"Kafka key {m.key!r} is not the casino_id {msg.casino_id!r}: not applied "
                                    "(a casino's digests must all be keyed by its casino_id)")
                 continue
-            watch = self._watch(b, digest.casino_id)
+            watch = self._watch(b, msg.casino_id, m)
             if isinstance(watch, str):
-                self._reject(b, m, watch)
+                self._park(b, m, msg, watch)
                 continue
             position = f"{self.topic}:{m.partition}"
             if watch.already_applied(position, m.offset):
-                res.skipped += 1
-                res.rows["skipped"].append({
-                    "skip_id": f"{position}:{m.offset}", "table_id": digest.table_id, "seq": 0,
-                    "event_id": digest.round_id, "topic": self.topic, "partition": m.partition, "offset": m.offset,
-                    "reason": f"redelivered: round digest already applied (casino {digest.casino_id}'s last applied "
-                              f"offset in {position} is {watch.positions[position]})",
-                    "skipped_at": b.now})
+                self._skip(b, m, msg, f"redelivered: round digest already applied (casino {msg.casino_id}'s last "
+                                      f"applied offset in {position} is {watch.positions[position]})")
                 continue
             watch.mark_applied(position, m.offset)
-            for a in watch.observe(digest):
-                res.rows["alerts"].append(a.to_row())
-                res.messages.append(OutMessage(TOPIC_ALERTS, a.table_id.encode(), message_json(a.to_json_dict())))
+            if isinstance(msg, TableMark):
+                self._alerts(b, watch.close_table(msg))
+                continue
+            reason = b.poison.get((msg.table_id, msg.round_id))
+            if reason is not None:
+                self._park(b, m, msg, reason)
+                continue
+            intake, alerts = watch.offer(msg)
+            if intake is Intake.DUPLICATE:
+                self._skip(b, m, msg, f"round {msg.table_id}/{msg.round_id} already received by casino "
+                                      f"{msg.casino_id}'s watch (a digest sent again at a new offset)")
+            b.late += intake is Intake.LATE
+            self._alerts(b, alerts)
         res.states = {cid: w.dump() for cid, w in b.watches.items()}
-        return res
 
-    def _watch(self, b: _Batch, casino_id: str) -> CasinoWatch | str:
-        """The casino's watch for this batch, or why its stored state cannot be read."""
+    @staticmethod
+    def _alerts(b: _Batch, alerts: list[Alert]) -> None:
+        for a in alerts:
+            b.res.rows["alerts"].append(a.to_row())
+            b.res.messages.append(OutMessage(TOPIC_ALERTS, a.table_id.encode(), message_json(a.to_json_dict())))
+
+    def _skip(self, b: _Batch, m: InMessage, msg: RoundDigest | TableMark, reason: str) -> None:
+        position = f"{self.topic}:{m.partition}"
+        b.res.skipped += 1
+        b.res.rows["skipped"].append({
+            "skip_id": f"{position}:{m.offset}", "table_id": msg.table_id, "seq": 0,
+            "event_id": msg.round_id if isinstance(msg, RoundDigest) else msg.mark, "topic": self.topic,
+            "partition": m.partition, "offset": m.offset, "reason": reason, "skipped_at": b.now})
+
+    def _park(self, b: _Batch, m: InMessage, msg: RoundDigest | TableMark, reason: str,
+              raw: bytes | None = None) -> None:
+        """Store a digest (or mark) not judged, with its bytes and ``reason``; counted."""
+        b.res.parked += 1
+        b.res.rows["parked"].append(parked_row(
+            m.value if raw is None else raw, table_id=msg.table_id, seq=0,
+            event_id=msg.round_id if isinstance(msg, RoundDigest) else msg.mark, reason=reason,
+            topic=self.topic, partition=m.partition, offset=m.offset, now=b.now))
+
+    def _watch(self, b: _Batch, casino_id: str, m: InMessage) -> CasinoWatch | str:
+        """The casino's watch for this batch, or why its stored state cannot be read. A poison
+        digest still pending in a loaded state is taken out of it and parked."""
         watch = b.watches.get(casino_id)
         if watch is not None:
             return watch
@@ -99,7 +158,12 @@ class WatchProcessor:
         try:
             watch = CasinoWatch.load(blob) if blob else CasinoWatch(casino_id)
         except ValueError as exc:
-            return f"casino {casino_id}'s watch state cannot be loaded ({exc}): digest not applied, state kept"
+            return (f"casino {casino_id}'s watch state cannot be loaded ({exc}): digest parked, not judged, "
+                    "state kept")
+        for (tid, rid), reason in b.poison.items():
+            d = watch.release.evict(tid, rid)
+            if d is not None:
+                self._park(b, m, d, reason, d.to_json())
         b.watches[casino_id] = watch
         return watch
 

@@ -122,7 +122,7 @@ def test_status_shows_every_counter_of_the_batch_result(tmp_path):
 
     asyncio.run(run())
     status = json.loads((tmp_path / "status.json").read_text())
-    assert status["counters"] == {"consumed": 4, "rejected": 0, "skipped": 2, "parked": 4, "digests": 0}
+    assert status["counters"] == {"consumed": 4, "rejected": 0, "skipped": 2, "parked": 4, "digests": 0, "late": 0}
     assert (status["consumed"], status["batches"]) == (4, 2)
     rt.close()
 
