@@ -290,7 +290,7 @@ REPLAY_EXIT_HELP = ("Exit status: 0 the input is valid and clean, 1 violations w
 @replay_app.command("file", epilog=REPLAY_EXIT_HELP)
 def replay_file(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="JSONL events file."),
-    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see README)"),
+    fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines, see docs/cli.md)"),
     only_violations: bool = typer.Option(False, "--only-violations", help="Show only rounds with violations."),
     events: bool = typer.Option(False, "--events", help="Also show every event as read (JSON kind event), "
                                 "before what it completes."),
@@ -319,7 +319,7 @@ def replay_round_cmd(
     round_id: str = typer.Argument(..., help="Round id, e.g. GAL-RF-01-R00042."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
-    fmt: str = typer.Option("text", "--format", help="text, json (JSON Lines, see README), html (the auditor's "
+    fmt: str = typer.Option("text", "--format", help="text, json (JSON Lines, see docs/cli.md), html (the auditor's "
                             "dossier), pdf (the dossier as PDF, to --out) or dossier (the dossier as one JSON "
                             "document)"),
     out: Optional[Path] = typer.Option(None, "--out", help="The PDF file to write (--format pdf)."),

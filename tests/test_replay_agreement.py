@@ -78,7 +78,7 @@ def _kinds(rows: list[dict]) -> list[tuple[str, str, str]]:
 
 def test_replay_round_is_not_thrown_off_by_a_table_opened_the_rules_rejected(chdb_url):
     """A ``table_opened`` naming a blackjack ruleset at a roulette table is rejected by the rules
-    (one ``rejected_event`` alert) and changes nothing (README, Event contract): live, R2 is
+    (one ``rejected_event`` alert) and changes nothing (docs/events.md, Canonical encodings): live, R2 is
     judged with the table's roulette ruleset. R2's straight-up on 17, 10.00 € at 35 to 1
     (000 L133), returns 360.00 €; 350.00 € was recorded: under-paid by 10.00 €. ``replay
     round R2`` must say the same; it folded the table from its latest ``table_opened``, the

@@ -1,4 +1,4 @@
-"""Per-table stream integrity: gaps, duplicates, stale seq (README, Event contract)."""
+"""Per-table stream integrity: gaps, duplicates, stale seq (docs/events.md, Stream integrity)."""
 
 from hypothesis import given
 from hypothesis import strategies as st

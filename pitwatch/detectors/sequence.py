@@ -1,6 +1,6 @@
 """Per-table event-stream integrity: sequence gaps, duplicate events, stale sequence numbers.
 
-Every table numbers its events with ``seq`` = 1, 2, 3... (DESIGN, event contract):
+Every table numbers its events with ``seq`` = 1, 2, 3... (``docs/events.md``, the event contract):
 
 - ``seq`` jumps past ``last + 1``: events were lost -> ``sequence_gap`` alert; the event is
   still applied (the engine flags what the missing events leave inconsistent).
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pitwatch.rules.base import Violation, ViolationKind
 
-CITATION = "pitwatch event contract: per-table seq strictly increasing (README, Event contract)"
+CITATION = "pitwatch event contract: per-table seq strictly increasing (docs/events.md, Stream integrity)"
 RECENT_IDS = 2048
 EXCUSED_MAX = 2048
 """At most this many excused seqs are remembered per table (the lowest are kept)."""

@@ -15,9 +15,9 @@ a gap means lost events), ``round_id`` (null for table-level events), ``occurred
 the event ``type``. Money is a JSON string of euros with two decimals (``"12.50"``;
 JSON numbers are accepted on input). Times are UTC.
 
-Canonical encodings (bet spots, cards, hand ids) are documented in the README section
-"Canonical encodings" and, per game, in ``docs/encodings.md``. Their grammar is validated here (:mod:`pitwatch.schemas.codes`; the
-patterns are in the JSON Schemas exported by ``pitwatch schema export``, so a producer in
+Canonical encodings (bet spots, cards, hand ids) are documented in ``docs/events.md``
+("Canonical encodings") and, per game, in ``docs/encodings.md``. Their grammar is validated here
+(:mod:`pitwatch.schemas.codes`; the patterns are in the JSON Schemas exported by ``pitwatch schema export``, so a producer in
 another language only needs those); whether a well-formed code is legal at the table (a spot
 on the layout, a hand that exists) is judged by each game's rules module.
 """
