@@ -95,7 +95,7 @@ class RoundDigest:
                                  f"(version {got!r})")
             bets = tuple(DigestBet(_text(b, "bet_id"), str(p), _money(s), _money(r), _money(x), bool(late), _money(f),
                                    str(o))
-                         for b, p, s, r, x, late, f, o in d["bets"])
+                         for b, p, s, r, x, late, f, o in (_bet_v1(row) if len(row) == 6 else row for row in d["bets"]))
             return cls(_text(d["casino_id"], "casino_id"), _text(d["table_id"], "table_id"), _text(d["game"], "game"),
                        _text(d["round_id"], "round_id"), str(d["dealer_id"]), parse_utc(d["ended_at"]),
                        str(d["ruleset_id"]), str(d["ruleset_hash"]), bets,
@@ -105,6 +105,12 @@ class RoundDigest:
             raise
         except (KeyError, TypeError, InvalidOperation) as exc:
             raise ValueError(f"not a round digest: {type(exc).__name__}: {exc}") from exc
+
+
+def _bet_v1(row: list[Any]) -> list[Any]:
+    """A bet of the first digests (version 1 before chip dumping, ``56e165b``: six fields, no forced
+    part nor outcome) as the eight fields read now: nothing forced, no outcome."""
+    return [*row, "0", ""]
 
 
 def parse_utc(text: Any) -> datetime:

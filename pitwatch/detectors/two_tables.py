@@ -29,7 +29,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, Mapping
 
 from pitwatch.detectors.alerts import SEVERITY, Alert, stable_id
-from pitwatch.detectors.digest import RoundDigest
+from pitwatch.detectors.digest import RoundDigest, parse_utc
 from pitwatch.detectors.pair_rates import check_version
 from pitwatch.rules.base import ViolationKind
 
@@ -54,7 +54,7 @@ class TwoTablesDetector:
 
     name: ClassVar[str] = NAME
     keyed_by: ClassVar[str] = "player, across tables"
-    STATE_VERSION: ClassVar[int] = 1
+    STATE_VERSION: ClassVar[int] = 2
 
     def __init__(self) -> None:
         self.hands: dict[str, dict[str, list[Hand]]] = {}
@@ -134,7 +134,10 @@ class TwoTablesDetector:
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> TwoTablesDetector:
-        """Inverse of :meth:`to_state`. Raises ``ValueError`` for another version."""
+        """Inverse of :meth:`to_state`; a state of version 1 is upcast (:func:`upcast_v1_v2`). Raises
+        ``ValueError`` for another version."""
+        if state.get("version") == 1:
+            state = upcast_v1_v2(state)
         check_version(state, NAME, cls.STATE_VERSION)
         out = cls()
         for p, hs in state["hands"].items():
@@ -145,6 +148,19 @@ class TwoTablesDetector:
         out.alerted = {(str(p), str(a), str(b)) for p, a, b in state["alerted"]}
         out.swept = None if state.get("swept") is None else _from_ms(state["swept"])
         return out
+
+
+def upcast_v1_v2(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A state of version 1 as version 2. Version 1 was written with two time formats: UTC ISO 8601
+    strings (releases up to the merge of association, ``a83fd5c``) and, from the release that stored
+    states compressed (``a5d4b3c``), milliseconds since 1970 with the same version number; version 2
+    is milliseconds. Each time is read in whichever form it has."""
+    def ms(v: Any) -> Any:
+        return _ms(parse_utc(v)) if isinstance(v, str) else v
+
+    return {**state, "version": 2,
+            "hands": {p: [[t, r, ms(s), ms(e)] for t, r, s, e in hs] for p, hs in state["hands"].items()},
+            "swept": None if state.get("swept") is None else ms(state["swept"])}
 
 
 def _ms(t: datetime) -> int:
@@ -159,4 +175,4 @@ def _hm(hand: Hand) -> str:
     return f"{hand[2]:%H:%M:%S}-{hand[3]:%H:%M:%S} UTC"
 
 
-__all__ = ["CITATION", "GAMES", "KIND", "NAME", "RETENTION", "TwoTablesDetector"]
+__all__ = ["CITATION", "GAMES", "KIND", "NAME", "RETENTION", "TwoTablesDetector", "upcast_v1_v2"]
