@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, NoReturn, Optional
 
 import typer
 
 from pitwatch.cli_support import check_format, console, err, fail, settings
+from pitwatch.lifecycle.publish import DEFAULT_TIMEOUT
 
 alert_app = typer.Typer(help="Act on one alert (surveillance staff): every action is recorded, never "
                         "edited (topic pitwatch.alert-actions and the warehouse).", no_args_is_help=True)
@@ -41,39 +43,64 @@ def list_alerts(state: str, warehouse: str | None, limit: int, fmt: str) -> None
         err.print(f"{len(rows)} alert(s) {'' if state == 'all' else state}".rstrip())
 
 
-def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: str | None, **details) -> None:
+def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: str | None,
+         broker_timeout: float, **details) -> None:
     """Record one action on an alert and print where the alert stands; a clear error (exit 2)
-    for an unknown alert or an action its state does not allow, nothing recorded."""
+    for an unknown alert, an action its state does not allow, or a broker that cannot be
+    reached within ``broker_timeout`` seconds: nothing recorded."""
     from datetime import datetime, timezone
 
-    from pitwatch.lifecycle.actions import ActionError, new_action
+    from pitwatch.lifecycle.actions import new_action
     from pitwatch.lifecycle.store import record
-    from pitwatch.streams.producer import ProduceError, produce_events
-    from pitwatch.streams.topics import TOPIC_ALERT_ACTIONS
-    from pitwatch.warehouse import WarehouseError, open_warehouse
 
     cfg = settings(warehouse_url=warehouse, bootstrap=bootstrap)
+    with _recording(action, cfg, broker_timeout) as (wh, publish):
+        act = new_action(alert_id, action, by, datetime.now(timezone.utc), **details)
+        status = record(wh, act, publish)
+    console.print(f"alert {alert_id}: {action} recorded; now {status.state}", soft_wrap=True, highlight=False)
 
-    def publish(key: bytes, value: bytes) -> None:
-        produce_events([value], cfg.bootstrap, TOPIC_ALERT_ACTIONS, key=lambda _v: key,
-                       flush_timeout=30.0, **cfg.confluent_config())
+
+@contextmanager
+def _recording(what: str, cfg: Any, broker_timeout: float | None) -> Iterator[tuple[Any, Any]]:
+    """``(warehouse, publisher)`` for recording actions: the publisher connected first (a broker
+    down fails before the slower warehouse is opened; ``None`` without ``broker_timeout``, for a
+    dry run), then the open warehouse of ``cfg``. Every error recording ``what`` exits 2 with
+    one line ``error: WHAT not recorded: why``."""
+    from pitwatch.lifecycle.actions import ActionError
+    from pitwatch.lifecycle.publish import ActionPublisher, BrokerUnreachable
+    from pitwatch.streams.producer import ProduceError
+    from pitwatch.warehouse import WarehouseError, open_warehouse
 
     try:
-        act = new_action(alert_id, action, by, datetime.now(timezone.utc), **details)
+        publisher = None
+        if broker_timeout is not None:
+            publisher = ActionPublisher(cfg.bootstrap, timeout=broker_timeout, **cfg.confluent_config())
+            publisher.connect()
         with open_warehouse(cfg.warehouse_url) as wh:
-            status = record(wh, act, publish)
+            yield wh, publisher
     except ActionError as exc:
-        fail(f"{action} not recorded: {exc}")
+        fail_line(f"{what} not recorded: {exc}")
+    except BrokerUnreachable as exc:
+        fail_line(f"{what} not recorded: {exc}")
     except ProduceError as exc:
-        fail(f"{action} not recorded: the broker did not take it: {exc}")
+        fail_line(f"{what} not recorded: the broker at {cfg.bootstrap} did not take it: {exc}")
     except (WarehouseError, ValueError) as exc:
-        fail(f"{action} not recorded: warehouse {cfg.warehouse_url}: {exc}")
-    console.print(f"alert {alert_id}: {action} recorded; now {status.state}", soft_wrap=True, highlight=False)
+        fail_line(f"{what} not recorded: warehouse {cfg.warehouse_url}: {exc}")
+
+
+def fail_line(msg: str, code: int = 2) -> NoReturn:
+    """``error: msg`` on stderr on one line (never wrapped at the terminal's width), exit ``code``."""
+    from rich.markup import escape
+
+    err.print(f"[red]error:[/red] {escape(msg)}", soft_wrap=True, highlight=False)
+    raise typer.Exit(code)
 
 
 _BY = typer.Option(..., "--by", envvar="USER", help="Who acts (recorded with the action).")
 _WH = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE", help="chdb:///path or clickhouse://host:9000/db.")
 _BOOT = typer.Option(None, "--bootstrap", envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers.")
+_TIMEOUT = typer.Option(DEFAULT_TIMEOUT, "--broker-timeout", min=0.1, help="Seconds to wait for the broker to "
+                        "answer (and again to take the action); past them the action fails, nothing recorded.")
 _ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`) or a case id (case-...).")
 
 
@@ -112,31 +139,35 @@ def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
 
 
 @alert_app.command("ack")
-def alert_ack(alert_id: str = _ID, by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+def alert_ack(alert_id: str = _ID, by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Acknowledge an open alert (someone is looking at it)."""
-    _act(alert_id, "acknowledge", by, warehouse, bootstrap)
+    _act(alert_id, "acknowledge", by, warehouse, bootstrap, broker_timeout)
 
 
 @alert_app.command("assign")
 def alert_assign(alert_id: str = _ID, to: str = typer.Option(..., "--to", help="Who takes it."),
-                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Assign an alert to a person."""
-    _act(alert_id, "assign", by, warehouse, bootstrap, assignee=to)
+    _act(alert_id, "assign", by, warehouse, bootstrap, broker_timeout, assignee=to)
 
 
 @alert_app.command("comment")
 def alert_comment(alert_id: str = _ID, text: str = typer.Argument(..., help="The comment."),
-                  by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+                  by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Add a comment to an alert's history."""
-    _act(alert_id, "comment", by, warehouse, bootstrap, comment=text)
+    _act(alert_id, "comment", by, warehouse, bootstrap, broker_timeout, comment=text)
 
 
 @alert_app.command("escalate")
 def alert_escalate(alert_id: str = _ID, to: str = typer.Option(..., "--to", help="inspector or regulator"),
                    reason: Optional[str] = typer.Option(None, "--reason", help="Why (optional)."),
-                   by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+                   by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Escalate an alert to the inspector or the regulator."""
-    _act(alert_id, "escalate", by, warehouse, bootstrap, escalated_to=to, reason=reason)
+    _act(alert_id, "escalate", by, warehouse, bootstrap, broker_timeout, escalated_to=to, reason=reason)
 
 
 @alert_app.command("close")
@@ -144,16 +175,18 @@ def alert_close(alert_id: str = _ID,
                 disposition: str = typer.Option(..., "--disposition", help="confirmed_violation, dealer_error_corrected, "
                                                 "false_positive, duplicate or referred."),
                 reason: str = typer.Option(..., "--reason", help="Why (required)."),
-                by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+                by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Close an alert with a disposition and a reason."""
-    _act(alert_id, "close", by, warehouse, bootstrap, disposition=disposition, reason=reason)
+    _act(alert_id, "close", by, warehouse, bootstrap, broker_timeout, disposition=disposition, reason=reason)
 
 
 @alert_app.command("reopen")
 def alert_reopen(alert_id: str = _ID, reason: str = typer.Option(..., "--reason", help="Why (required)."),
-                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT):
+                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+            broker_timeout: float = _TIMEOUT):
     """Reopen a closed alert, with a reason."""
-    _act(alert_id, "reopen", by, warehouse, bootstrap, reason=reason)
+    _act(alert_id, "reopen", by, warehouse, bootstrap, broker_timeout, reason=reason)
 
 
 case_app = typer.Typer(help="Cases: alerts about one table, round or person handled together; act on a case "
