@@ -51,13 +51,21 @@ def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: 
     from datetime import datetime, timezone
 
     from pitwatch.lifecycle.actions import new_action
-    from pitwatch.lifecycle.store import record
+    from pitwatch.lifecycle.cases import is_case
+    from pitwatch.lifecycle.store import record_action
 
     cfg = settings(warehouse_url=warehouse, bootstrap=bootstrap)
     with _recording(action, cfg, broker_timeout) as (wh, publish):
         act = new_action(alert_id, action, by, datetime.now(timezone.utc), **details)
-        status = record(wh, act, publish)
-    console.print(f"alert {alert_id}: {action} recorded; now {status.state}", soft_wrap=True, highlight=False)
+        done = record_action(wh, act, publish)
+    subject = "case" if is_case(alert_id) else "alert"
+    console.print(f"{subject} {alert_id}: {action} recorded; now {done.status.state}", soft_wrap=True, highlight=False)
+    if done.also_closed:
+        console.print(f"closed its {len(done.also_closed)} alert{'s' if len(done.also_closed) > 1 else ''}: "
+                      f"{', '.join(done.also_closed)}", soft_wrap=True, highlight=False)
+    if done.already_closed:
+        console.print(f"left {len(done.already_closed)} already closed as they were: {', '.join(done.already_closed)}",
+                      soft_wrap=True, highlight=False)
 
 
 @contextmanager
@@ -177,7 +185,9 @@ def alert_close(alert_id: str = _ID,
                 reason: str = typer.Option(..., "--reason", help="Why (required)."),
                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
             broker_timeout: float = _TIMEOUT):
-    """Close an alert with a disposition and a reason."""
+    """Close an alert with a disposition and a reason. Closing a case closes its alerts that are
+    still open too (same disposition; reason "with case CASE_ID: REASON"); those already closed
+    keep their own close."""
     _act(alert_id, "close", by, warehouse, bootstrap, broker_timeout, disposition=disposition, reason=reason)
 
 

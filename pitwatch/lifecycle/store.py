@@ -12,10 +12,11 @@ the same moment are not serialised here: each action is checked against the hist
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction
+from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction, new_action
 from pitwatch.lifecycle.state import AlertStatus, apply, fold
 
 Publish = Callable[[bytes, bytes], None]
@@ -93,20 +94,79 @@ def status_of(wh: Any, alert_id: str) -> AlertStatus:
     return history(wh, alert_id)[0]
 
 
-def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:
-    """Check ``action`` against its alert's history, publish it, store it; returns the alert's
-    new status. An action timed at or before the alert's last one is moved to 1 ms after it (the
-    history keeps its order). Raises :class:`ActionError` (an unknown alert, an action the
-    alert's state does not allow; nothing is published or stored), or what ``publish`` or the
-    warehouse raise."""
-    status = status_of(wh, action.alert_id)
+@dataclass(frozen=True)
+class Recorded:
+    """What :func:`record_action` did: the subject's new ``status``; for a case's close, the
+    member alerts it closed too (``also_closed``) and those already closed, left as they were
+    (``already_closed``), both sorted."""
+
+    status: AlertStatus
+    also_closed: tuple[str, ...] = ()
+    already_closed: tuple[str, ...] = ()
+
+
+def _after_last(status: AlertStatus, action: AlertAction) -> AlertAction:
+    """``action``, moved to 1 ms after the subject's last action when timed at or before it."""
     if status.last_acted_at is not None and action.acted_at <= status.last_acted_at:
-        action = action.model_copy(update={"acted_at": status.last_acted_at + timedelta(milliseconds=1)})
+        return action.model_copy(update={"acted_at": status.last_acted_at + timedelta(milliseconds=1)})
+    return action
+
+
+def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:
+    """:func:`record_action`, returning only the subject's new status."""
+    return record_action(wh, action, publish).status
+
+
+def record_action(wh: Any, action: AlertAction, publish: Publish | None = None) -> Recorded:
+    """Check ``action`` against its subject's history (an alert's or a case's), publish it,
+    store it. An action timed at or before the subject's last one is moved to 1 ms after it (the
+    history keeps its order).
+
+    Closing a case closes its member alerts that are not closed yet, with the case's
+    disposition and the reason ``with case CASE_ID: REASON``, by the same person; members already
+    closed keep their own close. Reopening a case reopens none of them. The members' closes are
+    published first, then the case's; the rows are stored once every message was published, so a
+    refused publish stores nothing (messages put before it stay on the topic).
+
+    Raises :class:`ActionError` (an unknown alert or case, an action the state does not allow;
+    nothing is published or stored), or what ``publish`` or the warehouse raise."""
+    from pitwatch.lifecycle.cases import is_case, load_case
+
+    status = status_of(wh, action.alert_id)
+    action = _after_last(status, action)
     after = apply(status, action)
+    todo: list[AlertAction] = []
+    closed: list[str] = []
+    already: list[str] = []
+    if action.action == "close" and is_case(action.alert_id):
+        case = load_case(wh, action.alert_id)
+        assert case is not None  # status_of checked it
+        for alert_id, member in sorted(statuses(wh, list(case.alert_ids)).items()):
+            if member.state == "closed":
+                already.append(alert_id)
+                continue
+            close = new_action(alert_id, "close", action.actor, action.acted_at, disposition=action.disposition,
+                               reason=f"with case {case.case_id}: {action.reason}")
+            close = _after_last(member, close)
+            apply(member, close)
+            todo.append(close)
+            closed.append(alert_id)
+    todo.append(action)
     if publish is not None:
-        publish(action.alert_id.encode(), action_json(action))
-    wh.insert_new("alert_actions", [action_row(action)])
-    return after
+        for a in todo:
+            publish(a.alert_id.encode(), action_json(a))
+    wh.insert_new("alert_actions", [action_row(a) for a in todo])
+    return Recorded(after, tuple(closed), tuple(already))
+
+
+def statuses(wh: Any, alert_ids: list[str]) -> dict[str, AlertStatus]:
+    """``{id: status}`` of the given alerts' (or cases') ids, from their stored actions (one
+    query); an id with no action is open. Does not check that the ids exist."""
+    rows = wh.rows("alert_actions", "has(%(ids)s, alert_id)", {"ids": list(alert_ids)}) if alert_ids else []
+    by_id: dict[str, list[AlertAction]] = {a: [] for a in alert_ids}
+    for r in rows:
+        by_id[r["alert_id"]].append(action_of_row(r))
+    return {a: fold(a, acts) for a, acts in by_id.items()}
 
 
 def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
