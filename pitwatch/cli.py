@@ -16,7 +16,7 @@ from pitwatch.cli_support import console, err
 from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
-from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
+from pitwatch.lifecycle.commands import KIND_OPT, SEVERITY_OPT, SINCE_OPT, TABLE_OPT, Filters, alert_app, case_app, list_alerts
 from pitwatch.reports.commands import report_app
 from pitwatch.schemas.commands import export_app, import_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
@@ -222,16 +222,24 @@ def alerts(
                                         "instead: open, acknowledged, escalated, closed, active (not closed) or all."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE", help="With --state: the warehouse."),
     limit: int = typer.Option(200, min=1, help="With --state: at most this many, newest first."),
+    kind: Optional[list[str]] = KIND_OPT, table: Optional[list[str]] = TABLE_OPT,
+    severity: Optional[list[str]] = SEVERITY_OPT, since: Optional[datetime] = SINCE_OPT,
 ):
     """Print the alerts on the alerts topic, oldest first; with --follow, keep printing new
     ones as they arrive (live view for the surveillance room; Ctrl-C to stop). With --state,
-    list the warehouse's alerts with where they stand (state, assignee, disposition)."""
+    list the warehouse's alerts with where they stand (a table with a header: id, state,
+    severity, time, table, round, kind, assignee, disposition), filtered by --kind, --table,
+    --severity and --since."""
     from pitwatch.streams.tail import tail_alerts
 
     _check_format(fmt)
+    filters = Filters.of(kind, table, severity, since, None)
     if state is not None:
-        list_alerts(state, warehouse, limit, fmt)
+        list_alerts(state, warehouse, limit, fmt, filters)
         return
+    if filters:
+        _fail("--kind, --table, --severity and --since filter the stored alerts: use them with --state "
+              "(e.g. --state all)")
     settings = _settings(bootstrap=bootstrap)
     try:
         for alert in tail_alerts(settings, follow=follow, timeout=timeout):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, Iterator, NoReturn, Optional
 
 import typer
@@ -17,7 +19,53 @@ alert_app = typer.Typer(help="Act on one alert (surveillance staff): every actio
                         "edited (topic pitwatch.alert-actions and the warehouse).", no_args_is_help=True)
 
 
-def list_alerts(state: str, warehouse: str | None, limit: int, fmt: str) -> None:
+@dataclass(frozen=True)
+class Filters:
+    """Which stored alerts a listing or a bulk close takes: any of ``kinds``, ``tables``,
+    ``severities`` (empty: all), detected at or after ``since`` and before ``before`` (UTC)."""
+
+    kinds: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    severities: tuple[str, ...] = ()
+    since: datetime | None = None
+    before: datetime | None = None
+
+    @classmethod
+    def of(cls, kinds: list[str] | None, tables: list[str] | None, severities: list[str] | None,
+           since: datetime | None, before: datetime | None) -> Filters:
+        """From the CLI's options; a naive time is UTC."""
+        def utc(at: datetime | None) -> datetime | None:
+            return at if at is None or at.tzinfo else at.replace(tzinfo=timezone.utc)
+        return cls(tuple(kinds or ()), tuple(tables or ()), tuple(severities or ()), utc(since), utc(before))
+
+    def __bool__(self) -> bool:
+        return bool(self.kinds or self.tables or self.severities or self.since or self.before)
+
+    def kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`pitwatch.lifecycle.store.current`."""
+        return {"kinds": self.kinds, "tables": self.tables, "severities": self.severities, "since": self.since,
+                "before": self.before}
+
+
+ALERT_COLUMNS = ("alert id", "state", "severity", "detected (UTC)", "table", "round", "kind", "assignee",
+                 "disposition")
+"""The columns of the text listing of stored alerts (``pitwatch alerts --state``, a bulk close's dry run)."""
+
+
+def print_alert_rows(rows: list[dict[str, Any]]) -> None:
+    """The rows of :func:`pitwatch.lifecycle.store.current` as a table with a header (stacked
+    when the terminal is too narrow; ids never cut)."""
+    from pitwatch.cli_tables import print_records
+
+    print_records(console, ALERT_COLUMNS, [
+        (r["alert_id"], r["state"], r["severity"], f"{r['detected_at']:%Y-%m-%d %H:%M:%S}.{int(r['detected_ms']):03d}",
+         r["table_id"], r["round_id"] or "", r["kind"], r["assignee"] or "", r["disposition"] or "") for r in rows])
+
+
+def list_alerts(state: str, warehouse: str | None, limit: int, fmt: str, filters: Filters = Filters()) -> None:
+    """``pitwatch alerts --state STATE``: the stored alerts in ``state`` (or ``active``, ``all``)
+    matching ``filters``, newest first, at most ``limit``: a table with a header (text) or JSON
+    lines; the count on stderr. Exit 2 for an unknown state or an unreadable warehouse."""
     from pitwatch.lifecycle.state import STATES
     from pitwatch.lifecycle.store import current
     from pitwatch.warehouse import WarehouseError, open_warehouse
@@ -27,20 +75,15 @@ def list_alerts(state: str, warehouse: str | None, limit: int, fmt: str) -> None
     cfg = settings(warehouse_url=warehouse)
     try:
         with open_warehouse(cfg.warehouse_url) as wh:
-            rows = current(wh, None if state == "all" else state, limit=limit)
+            rows = current(wh, None if state == "all" else state, limit=limit, **filters.kwargs())
     except (WarehouseError, ValueError) as exc:
         fail(f"cannot read alerts from {cfg.warehouse_url}: {exc}")
-    for row in rows:
-        if fmt == "json":
+    if fmt == "json":
+        for row in rows:
             print(json.dumps(row, default=str), flush=True)
-            continue
-        who = f" → {row['assignee']}" if row["assignee"] else ""
-        closed = f" ({row['disposition']})" if row["disposition"] else ""
-        console.print(f"{row['state']:12} {row['severity']:8} {row['detected_at']} {row['table_id']} "
-                      f"{row['round_id'] or '-'} [bold]{row['kind']}[/bold]{who}{closed}  {row['alert_id']}",
-                      soft_wrap=True, highlight=False)
-    if fmt != "json":
-        err.print(f"{len(rows)} alert(s) {'' if state == 'all' else state}".rstrip())
+        return
+    print_alert_rows(rows)
+    err.print(f"{len(rows)} alert(s) {'' if state == 'all' else state}".rstrip(), highlight=False)
 
 
 def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: str | None,
@@ -48,8 +91,6 @@ def _act(alert_id: str, action: str, by: str, warehouse: str | None, bootstrap: 
     """Record one action on an alert and print where the alert stands; a clear error (exit 2)
     for an unknown alert, an action its state does not allow, or a broker that cannot be
     reached within ``broker_timeout`` seconds: nothing recorded."""
-    from datetime import datetime, timezone
-
     from pitwatch.lifecycle.actions import new_action
     from pitwatch.lifecycle.cases import is_case
     from pitwatch.lifecycle.store import record_action
@@ -197,6 +238,59 @@ def alert_reopen(alert_id: str = _ID, reason: str = typer.Option(..., "--reason"
             broker_timeout: float = _TIMEOUT):
     """Reopen a closed alert, with a reason."""
     _act(alert_id, "reopen", by, warehouse, bootstrap, broker_timeout, reason=reason)
+
+
+_TIME_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
+KIND_OPT = typer.Option(None, "--kind", help="Only alerts of this kind (repeatable), e.g. payout_discrepancy.")
+TABLE_OPT = typer.Option(None, "--table", help="Only alerts of this table id (repeatable).")
+SEVERITY_OPT = typer.Option(None, "--severity", help="Only alerts of this severity (repeatable): critical, high, "
+                            "medium, low.")
+SINCE_OPT = typer.Option(None, "--since", formats=_TIME_FORMATS, help="Only alerts detected at or after this "
+                         "time (UTC).")
+BEFORE_OPT = typer.Option(None, "--before", formats=_TIME_FORMATS, help="Only alerts detected before this time "
+                          "(UTC).")
+SHOWN_IDS = 20
+"""A bulk close names at most this many of the alerts it closed."""
+
+
+@alert_app.command("bulk-close")
+def alert_bulk_close(
+        kind: Optional[list[str]] = KIND_OPT, table: Optional[list[str]] = TABLE_OPT,
+        severity: Optional[list[str]] = SEVERITY_OPT, since: Optional[datetime] = SINCE_OPT,
+        before: Optional[datetime] = BEFORE_OPT,
+        disposition: str = typer.Option(..., "--disposition", help="confirmed_violation, dealer_error_corrected, "
+                                        "false_positive, duplicate or referred."),
+        reason: str = typer.Option(..., "--reason", help="Why (required; recorded with every close)."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="List the alerts it would close; record nothing."),
+        by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
+        broker_timeout: float = _TIMEOUT):
+    """Close every alert not closed yet that matches the filters (at least one), with one
+    disposition and reason, and say how many it closed. Each close is an action like `alert
+    close` (published, then stored; a broker that cannot be reached fails it all, nothing
+    recorded). --dry-run lists them instead and needs no broker."""
+    from pitwatch.lifecycle.actions import ActionError, new_action
+    from pitwatch.lifecycle.store import close_alerts, current
+
+    filters = Filters.of(kind, table, severity, since, before)
+    if not filters:
+        fail_line("bulk close: give at least one of --kind, --table, --severity, --since, --before "
+                  "(to close everything, say --before with the current time)")
+    now = datetime.now(timezone.utc)
+    try:
+        new_action("-", "close", by, now, disposition=disposition, reason=reason)
+    except ActionError as exc:
+        fail_line(f"bulk close not recorded: {exc}")
+    cfg = settings(warehouse_url=warehouse, bootstrap=bootstrap)
+    with _recording("bulk close", cfg, None if dry_run else broker_timeout) as (wh, publisher):
+        rows = current(wh, "active", limit=None, **filters.kwargs())
+        if dry_run:
+            print_alert_rows(rows)
+            err.print(f"would close {len(rows)} alert(s); nothing recorded (dry run)", highlight=False)
+            return
+        closed = close_alerts(wh, [r["alert_id"] for r in rows], by, now, disposition, reason,
+                              publisher.publish_many)
+    shown = ", ".join(closed[:SHOWN_IDS]) + (f" and {len(closed) - SHOWN_IDS} more" if len(closed) > SHOWN_IDS else "")
+    console.print(f"closed {len(closed)} alert(s): {shown or 'none matched'}", soft_wrap=True, highlight=False)
 
 
 case_app = typer.Typer(help="Cases: alerts about one table, round or person handled together; act on a case "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction, new_action
 from pitwatch.lifecycle.state import AlertStatus, apply, fold
@@ -32,7 +32,7 @@ ANY LEFT JOIN (SELECT alert_id, state, assignee, escalated_to, disposition, ackn
                FROM pitwatch.alert_status) AS s USING alert_id
 {having}
 ORDER BY a.detected_at DESC, a.detected_ms DESC, a.alert_id
-LIMIT {limit}
+{limit}
 """
 """Every alert with where it stands (``state`` open when it has no action), newest first."""
 
@@ -169,28 +169,95 @@ def statuses(wh: Any, alert_ids: list[str]) -> dict[str, AlertStatus]:
     return {a: fold(a, acts) for a, acts in by_id.items()}
 
 
-def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    """Alerts with where they stand, newest first (at most ``limit``): all, those in ``state``
-    (``open``, ``acknowledged``, ``escalated``, ``closed``; ``active`` for any but closed), or the
-    one ``alert_id``. Times of acknowledgement and close as ``datetime`` (UTC) or ``None``."""
-    where = "WHERE alert_id = %(a)s" if alert_id else ""
+def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int | None = 1000, *,
+            kinds: Sequence[str] = (), tables: Sequence[str] = (), severities: Sequence[str] = (),
+            since: datetime | None = None, before: datetime | None = None) -> list[dict[str, Any]]:
+    """Alerts with where they stand, newest first (then by id; at most ``limit``, ``None`` for
+    all): all, those in ``state`` (``open``, ``acknowledged``, ``escalated``, ``closed``;
+    ``active`` for any but closed), or the one ``alert_id``; and of one of ``kinds``, ``tables``
+    (``table_id``), ``severities`` when given, detected at or after ``since`` and before
+    ``before`` (UTC, to the millisecond; a naive time is taken as UTC). Times of acknowledgement
+    and close as ``datetime`` (UTC) or ``None``."""
+    conds, params = alert_conditions(alert_id=alert_id, kinds=kinds, tables=tables, severities=severities,
+                                     since=since, before=before)
     having = ""
     if state == "active":
         having = "WHERE state != 'closed'"
     elif state:
         having = "WHERE state = %(s)s"
-    sql = CURRENT_SQL.format(where=where, having=having, limit=int(limit))
+    sql = CURRENT_SQL.format(where=("WHERE " + " AND ".join(conds)) if conds else "", having=having,
+                             limit=f"LIMIT {int(limit)}" if limit is not None else "")
     cols = ["alert_id", "kind", "severity", "casino_id", "table_id", "round_id", "dealer_id", "amount", "message",
             "detected_at", "detected_ms", "state", "assignee", "escalated_to", "disposition", "acknowledged_ms",
             "closed_ms", "actions"]
     out = []
-    for r in wh.query(sql, {"a": alert_id, "s": state}):
+    for r in wh.query(sql, {**params, "s": state}):
         row = dict(zip(cols, r))
         for k in ("acknowledged_ms", "closed_ms"):
             ms = int(row.pop(k) or 0)
             row[k.replace("_ms", "_at")] = datetime.fromtimestamp(ms / 1000, timezone.utc) if ms else None
         out.append(row)
     return out
+
+
+def _epoch_ms(at: datetime) -> int:
+    """Milliseconds since the epoch of ``at`` (naive: UTC), rounded up to a whole millisecond."""
+    at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+    ms, rest = divmod(at - datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(milliseconds=1))
+    return ms + (1 if rest else 0)
+
+
+def alert_conditions(alert_id: str | None = None, kinds: Sequence[str] = (), tables: Sequence[str] = (),
+                     severities: Sequence[str] = (), since: datetime | None = None,
+                     before: datetime | None = None) -> tuple[list[str], dict[str, Any]]:
+    """SQL conditions on the ``alerts`` table (ANDed) and their parameters, for the filters of
+    :func:`current`. Times compare to the millisecond: ``detected_at`` seconds and
+    ``detected_ms``."""
+    conds: list[str] = []
+    params: dict[str, Any] = {}
+    for name, column, values in (("a", "alert_id", [alert_id] if alert_id else []), ("kinds", "kind", kinds),
+                                 ("tables", "table_id", tables), ("sevs", "severity", severities)):
+        if values:
+            conds.append(f"has(%({name})s, {column})")
+            params[name] = list(values)
+    t = "toInt64(detected_at) * 1000 + detected_ms"
+    if since is not None:
+        conds.append(f"{t} >= %(since_ms)s")
+        params["since_ms"] = _epoch_ms(since)
+    if before is not None:
+        conds.append(f"{t} < %(before_ms)s")
+        params["before_ms"] = _epoch_ms(before)
+    return conds, params
+
+
+PublishMany = Callable[[list[tuple[bytes, bytes]]], Any]
+"""``publish_many([(key, value), ...])``: put the actions on the topic, all or raise
+(:meth:`pitwatch.lifecycle.publish.ActionPublisher.publish_many`)."""
+
+
+def close_alerts(wh: Any, alert_ids: Sequence[str], actor: str, acted_at: datetime, disposition: str, reason: str,
+                 publish_many: PublishMany | None = None) -> list[str]:
+    """Close every alert of ``alert_ids`` that is not closed yet with ``disposition`` and
+    ``reason``, by ``actor`` at ``acted_at`` (moved to 1 ms after an alert's last action when
+    not after it); returns the ids closed, in the order given. One read of their actions, one
+    publish of all the closes, then one insert: a refused publish stores nothing. Raises
+    :class:`ActionError` for a malformed close (no reason, an unknown disposition) before
+    anything is read, or what ``publish_many`` or the warehouse raise. The ids are not checked
+    to be alerts: pass those :func:`current` returned."""
+    new_action("-", "close", actor, acted_at, disposition=disposition, reason=reason)  # malformed: fail first
+    closes = []
+    for alert_id, status in statuses(wh, list(dict.fromkeys(alert_ids))).items():
+        if status.state == "closed":
+            continue
+        close = _after_last(status, new_action(alert_id, "close", actor, acted_at, disposition=disposition,
+                                               reason=reason))
+        apply(status, close)
+        closes.append(close)
+    if closes:
+        if publish_many is not None:
+            publish_many([(a.alert_id.encode(), action_json(a)) for a in closes])
+        wh.insert_new("alert_actions", [action_row(a) for a in closes])
+    return [a.alert_id for a in closes]
 
 
 def response_sql(where: str) -> str:
