@@ -501,19 +501,20 @@ def rulesets(
                                   "clickhouse://host:9000/db): every version that judged a stored verdict."),
 ):
     """List the rulesets shipped with this release (id, game, jurisdiction, version = SHA-256 of
-    the file, the regulation it encodes, the file), and with --warehouse the stored versions."""
+    the file, the regulation it encodes, the file), and with --warehouse the stored versions.
+    A table when the terminal is wide enough, else one ruleset per two or three lines."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
-
+    from pitwatch.cli_tables import print_records
     from pitwatch.rules.base import RULESETS_DIR, list_rulesets, load_ruleset
 
-    t = Table("id", "game", "jurisdiction", "version", "regulation (seed)", "file", title="shipped rulesets")
+    rows = []
     for rid in list_rulesets():
         r = load_ruleset(rid)
-        t.add_row(r.id, r.game, r.jurisdiction, r.content_hash[:12], r.model.seed,
-                  f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml")
-    console.print(t)
+        rows.append((r.id, r.game, r.jurisdiction, r.content_hash[:12], r.model.seed,
+                     f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml"))
+    print_records(console, ("id", "game", "jurisdiction", "version", "regulation (seed)", "file"), rows,
+                  title="shipped rulesets")
     if warehouse is None:
         return
     from pitwatch.warehouse import WarehouseError, open_warehouse
@@ -527,11 +528,9 @@ def rulesets(
     except (WarehouseError, ValueError) as exc:
         _fail(f"cannot read {warehouse}: {exc}")
     shipped = {load_ruleset(rid).content_hash for rid in list_rulesets()}
-    s = Table("id", "version", "first used (UTC)", "shipped now", title=f"versions stored in {warehouse}")
-    for row in stored:
-        s.add_row(row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
-                  "yes" if row["ruleset_hash"] in shipped else "no")
-    console.print(s)
+    print_records(console, ("id", "version", "first used (UTC)", "shipped now"), [
+        (row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
+         "yes" if row["ruleset_hash"] in shipped else "no") for row in stored], title=f"versions stored in {warehouse}")
 
 
 @rulesets_app.command("edges")

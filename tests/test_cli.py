@@ -105,6 +105,20 @@ def test_rulesets_lists_every_ruleset_with_its_seed():
         assert seed in res.stdout
 
 
+def test_rulesets_is_readable_at_80_columns():
+    """Issue: "`pitwatch rulesets` truncates every id at 80 columns". Every id, seed and file
+    whole, no ellipsis, no line over 80 characters."""
+    res = runner.invoke(app, ["rulesets"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert "…" not in res.stdout and max(map(len, res.stdout.splitlines())) <= 80
+    lines = res.stdout.splitlines()
+    for rid in list_rulesets():
+        assert rid in lines  # on a line of its own
+        assert f"pitwatch/rules/rulesets/{rid}.toml" in res.stdout
+    for seed in ("000_e1555249d49967be.txt", "001_a05972482385336a.txt", "004_5c9c19b250457762.txt"):
+        assert seed in res.stdout
+
+
 def test_schema_export_writes_a_schema_per_event_type(tmp_path):
     res = runner.invoke(app, ["schema", "export", str(tmp_path / "schemas")])
     assert res.exit_code == 0, res.output
