@@ -16,7 +16,18 @@ from pitwatch.cli_support import console, err
 from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
-from pitwatch.lifecycle.commands import KIND_OPT, SEVERITY_OPT, SINCE_OPT, TABLE_OPT, Filters, alert_app, case_app, list_alerts
+from pitwatch.lifecycle.commands import (
+    BROKER_TIMEOUT_OPT,
+    KIND_OPT,
+    SEVERITY_OPT,
+    SINCE_OPT,
+    TABLE_OPT,
+    Filters,
+    alert_app,
+    case_app,
+    fail_line,
+    list_alerts,
+)
 from pitwatch.reports.commands import report_app
 from pitwatch.schemas.commands import export_app, import_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
@@ -217,7 +228,9 @@ def alerts(
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep waiting for new alerts."),
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
-    timeout: float = typer.Option(30.0, min=1, help="Seconds to wait for the broker before giving up."),
+    timeout: float = typer.Option(30.0, min=1, help="Seconds to read the alerts already on the topic before "
+                                  "giving up."),
+    broker_timeout: float = BROKER_TIMEOUT_OPT,
     state: Optional[str] = typer.Option(None, "--state", help="List the stored alerts in this lifecycle state "
                                         "instead: open, acknowledged, escalated, closed, active (not closed) or all."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE", help="With --state: the warehouse."),
@@ -230,6 +243,7 @@ def alerts(
     list the warehouse's alerts with where they stand (a table with a header: id, state,
     severity, time, table, round, kind, assignee, disposition), filtered by --kind, --table,
     --severity and --since."""
+    from pitwatch.lifecycle.publish import BrokerUnreachable, check_broker
     from pitwatch.streams.tail import tail_alerts
 
     _check_format(fmt)
@@ -241,6 +255,10 @@ def alerts(
         _fail("--kind, --table, --severity and --since filter the stored alerts: use them with --state "
               "(e.g. --state all)")
     settings = _settings(bootstrap=bootstrap)
+    try:
+        check_broker(settings.bootstrap, broker_timeout, **settings.confluent_config())
+    except BrokerUnreachable as exc:
+        fail_line(str(exc), 1)
     try:
         for alert in tail_alerts(settings, follow=follow, timeout=timeout):
             _print_alert(alert, fmt)

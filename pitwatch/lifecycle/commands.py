@@ -15,8 +15,10 @@ import typer
 from pitwatch.cli_support import check_format, console, err, fail, settings
 from pitwatch.lifecycle.publish import DEFAULT_TIMEOUT
 
-alert_app = typer.Typer(help="Act on one alert (surveillance staff): every action is recorded, never "
-                        "edited (topic pitwatch.alert-actions and the warehouse).", no_args_is_help=True)
+alert_app = typer.Typer(help="Act on alerts (surveillance staff): every action is recorded, never edited: put "
+                        "on the topic pitwatch.alert-actions, then stored in the warehouse. Without a broker that "
+                        "answers within --broker-timeout (2 s) an action fails at once, nothing recorded: it is "
+                        "not queued.", no_args_is_help=True)
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,9 @@ def fail_line(msg: str, code: int = 2) -> NoReturn:
 _BY = typer.Option(..., "--by", envvar="USER", help="Who acts (recorded with the action).")
 _WH = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE", help="chdb:///path or clickhouse://host:9000/db.")
 _BOOT = typer.Option(None, "--bootstrap", envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers.")
-_TIMEOUT = typer.Option(DEFAULT_TIMEOUT, "--broker-timeout", min=0.1, help="Seconds to wait for the broker to "
-                        "answer (and again to take the action); past them the action fails, nothing recorded.")
+BROKER_TIMEOUT_OPT = typer.Option(DEFAULT_TIMEOUT, "--broker-timeout", min=0.1, help="Seconds to wait for the "
+                                  "broker to answer; past them the command fails, nothing recorded (not queued).")
+_TIMEOUT = BROKER_TIMEOUT_OPT
 _ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`) or a case id (case-...).")
 
 

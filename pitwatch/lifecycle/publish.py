@@ -46,9 +46,10 @@ class ActionPublisher:
 
     ``bootstrap`` is ``"host:port[,host:port]"``; ``kafka_config`` are further librdkafka
     properties (``**settings.confluent_config()``); ``timeout`` in seconds (> 0). The producer
-    is made and the broker asked by :meth:`connect`, or else at the first publish. Raises :class:`BrokerUnreachable` or
-    :class:`~pitwatch.streams.producer.ProduceError`; either way nothing was delivered, except
-    that messages acknowledged late may still reach the topic (never the warehouse)."""
+    is made and the broker asked by :meth:`connect`, or else at the first publish. Raises
+    :class:`BrokerUnreachable` or :class:`~pitwatch.streams.producer.ProduceError`; either way
+    nothing was delivered, except that messages acknowledged late may still reach the topic
+    (never the warehouse)."""
 
     def __init__(self, bootstrap: str, topic: str = TOPIC_ALERT_ACTIONS, timeout: float = DEFAULT_TIMEOUT,
                  **kafka_config: Any) -> None:
@@ -62,7 +63,7 @@ class ActionPublisher:
     def connect(self) -> Any:
         """Make the producer and check that the broker answers (once; later calls return the
         same producer). Raises :class:`BrokerUnreachable`."""
-        from confluent_kafka import KafkaException, Producer
+        from confluent_kafka import Producer
 
         from pitwatch.streams.producer import DEFAULT_PRODUCER_CONFIG
 
@@ -74,25 +75,7 @@ class ActionPublisher:
                 "logger": log, "error_cb": self._errors.append, "linger.ms": 0,
                 "message.timeout.ms": int(self._delivery * 1000), "socket.connection.setup.timeout.ms": max(1000, ms)}
         producer = Producer(conf)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                producer.list_topics(timeout=max(0.05, min(0.25, left)))
-                break
-            except KafkaException:
-                pass
-            producer.poll(0)  # serve error_cb
-            why = next((_GIVE_UP[e.name()] for e in self._errors if e.name() in _GIVE_UP), None)
-            if why == "no answer" and any("Connection refused" in e.str() for e in self._errors):
-                why = "connection refused"
-            if why is None and time.monotonic() < deadline:
-                continue
-            if why is None:
-                why = "no answer"
-            raise BrokerUnreachable(
-                f"cannot reach the broker at {self.bootstrap} within {self.timeout:g} s ({why}): is it running? "
-                "set --bootstrap or PITWATCH_KAFKA_BOOTSTRAP (and the PITWATCH_KAFKA_* security settings)")
+        wait_for_broker(producer, self.bootstrap, self.timeout, self._errors)
         self._producer = producer
         return producer
 
@@ -111,3 +94,41 @@ class ActionPublisher:
         keys = iter([k for k, _v in items])  # produce_events asks for each value's key once, in order
         return produce_events([v for _k, v in items], self.bootstrap, self.topic, key=lambda _v: next(keys),
                               flush_timeout=self._delivery + 1.0, producer=producer)
+
+
+def wait_for_broker(client: Any, bootstrap: str, timeout: float, errors: list[Any]) -> None:
+    """Ask ``client`` (a confluent-kafka Producer made with
+    ``error_cb=errors.append`` and ``logger``) for the cluster's metadata until it answers;
+    raise :class:`BrokerUnreachable` once every broker refused us (see :data:`_GIVE_UP`) or
+    after ``timeout`` seconds."""
+    from confluent_kafka import KafkaException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            client.list_topics(timeout=max(0.05, min(0.25, left)))
+            return
+        except KafkaException:
+            pass
+        client.poll(0)  # serve error_cb
+        why = next((_GIVE_UP[e.name()] for e in errors if e.name() in _GIVE_UP), None)
+        if why == "no answer" and any("Connection refused" in e.str() for e in errors):
+            why = "connection refused"
+        if why is None and time.monotonic() < deadline:
+            continue
+        raise BrokerUnreachable(
+            f"cannot reach the broker at {bootstrap} within {timeout:g} s ({why or 'no answer'}): is it running? "
+            "set --bootstrap or PITWATCH_KAFKA_BOOTSTRAP (and the PITWATCH_KAFKA_* security settings)")
+
+
+def check_broker(bootstrap: str, timeout: float = DEFAULT_TIMEOUT, **kafka_config: Any) -> None:
+    """Raise :class:`BrokerUnreachable` unless the broker at ``bootstrap`` answers within
+    ``timeout`` seconds (quietly, as :class:`ActionPublisher` does); ``kafka_config`` as there.
+    For commands that read a topic (``pitwatch alerts``) before they wait on it."""
+    from confluent_kafka import Producer
+
+    errors: list[Any] = []
+    conf = {**kafka_config, "bootstrap.servers": bootstrap, "logger": log, "error_cb": errors.append,
+            "socket.connection.setup.timeout.ms": max(1000, int(timeout * 1000))}
+    wait_for_broker(Producer(conf), bootstrap, timeout, errors)

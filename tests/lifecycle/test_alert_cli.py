@@ -84,20 +84,23 @@ def silent_port():
         yield s.getsockname()[1]
 
 
+@pytest.mark.parametrize("command, what", [
+    (["ack", "CLI-1"], "acknowledge"),
+    (["bulk-close", "--table", "T-1", "--disposition", "duplicate", "--reason", "x"], "bulk close")])
 @pytest.mark.parametrize("where, why", [("closed", "connection refused"), ("silent", "no answer")])
 def test_an_action_without_a_broker_fails_within_5_s_in_one_line_and_records_nothing(
-        one_alert, silent_port, capfd, where, why):
+        one_alert, silent_port, capfd, where, why, command, what):
     """Issue: "hangs 30 s per action with librdkafka connection errors". Port 1 refuses the
     connection at once; the silent port takes it and never answers (the default timeout, 2 s)."""
     bootstrap = "127.0.0.1:1" if where == "closed" else f"127.0.0.1:{silent_port}"
     started = time.monotonic()
-    res = runner.invoke(app, ["alert", "ack", "CLI-1", "--by", "surv-7", "--bootstrap", bootstrap,
+    res = runner.invoke(app, ["alert", *command, "--by", "surv-7", "--bootstrap", bootstrap,
                               "--warehouse", one_alert])
     took = time.monotonic() - started
     assert took < 5.0, f"took {took:.1f} s"
     assert res.exit_code == 2
     assert res.stderr.splitlines() == [
-        f"error: acknowledge not recorded: cannot reach the broker at {bootstrap} within 2 s ({why}): is it "
+        f"error: {what} not recorded: cannot reach the broker at {bootstrap} within 2 s ({why}): is it "
         "running? set --bootstrap or PITWATCH_KAFKA_BOOTSTRAP (and the PITWATCH_KAFKA_* security settings)"]
     leaked = capfd.readouterr().err  # what librdkafka would write to the process's stderr itself
     assert "rdkafka" not in leaked and "FAIL" not in leaked, leaked
