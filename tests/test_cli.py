@@ -9,6 +9,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.cli import app
 from pitwatch.replay import replay_lines
 from pitwatch.replay.output import REPLAY_SCHEMAS, json_lines
@@ -214,3 +216,24 @@ def test_alerts_on_an_unreachable_broker_fails_within_5_s_in_one_line(capfd):
         "error: cannot reach the broker at 127.0.0.1:1 within 2 s (connection refused): is it running? set "
         "--bootstrap or PITWATCH_KAFKA_BOOTSTRAP (and the PITWATCH_KAFKA_* security settings)"]
     assert "rdkafka" not in capfd.readouterr().err
+
+
+_CELL = st.text(st.characters(codec="ascii", categories=("L", "N", "P")), min_size=1, max_size=40)
+
+
+@given(rows=st.lists(st.tuples(_CELL, _CELL, _CELL), max_size=5), width=st.integers(min_value=45, max_value=200))
+@settings(max_examples=60, deadline=None)
+def test_print_records_never_cuts_a_first_cell(rows, width):
+    """Whatever the width: every first cell (an id) whole on one line, no ellipsis, no line
+    wider than the terminal (the header too)."""
+    from io import StringIO
+
+    from pitwatch.cli_tables import print_records
+    from rich.console import Console
+
+    out = StringIO()
+    print_records(Console(file=out, width=width, color_system=None), ("id", "game", "file"), rows)
+    lines = out.getvalue().splitlines()
+    assert "…" not in out.getvalue() and max(map(len, lines)) <= width
+    for row in rows:
+        assert any(row[0] in line for line in lines)
