@@ -159,8 +159,13 @@ _ID = typer.Argument(..., help="The alert id (alert_id of `pitwatch alerts`) or 
 @alert_app.command("show")
 def alert_show(alert_id: str = _ID, warehouse: Optional[str] = _WH,
                fmt: str = typer.Option("text", "--format", help="text or json")):
-    """Show an alert, where it stands and its whole history of actions."""
+    """Show an alert, where it stands and its whole history of actions (a case id: as `case show`)."""
     from pitwatch.lifecycle.actions import DETAILS, ActionError
+    from pitwatch.lifecycle.cases import is_case
+
+    if is_case(alert_id):
+        case_show(alert_id, warehouse, fmt)
+        return
     from pitwatch.lifecycle.store import current, history
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
@@ -329,10 +334,11 @@ def case_open(alerts: str = typer.Option(..., "--alerts", help="Comma-separated 
 @case_app.command("show")
 def case_show(case_id: str = typer.Argument(..., help="The case id (case-...)."), warehouse: Optional[str] = _WH,
               fmt: str = typer.Option("text", "--format", help="text or json")):
-    """Show a case: its alerts, where it stands and its history of actions."""
+    """Show a case: its alerts and where each stands, where the case stands and its history of
+    actions."""
     from pitwatch.lifecycle.actions import ActionError
     from pitwatch.lifecycle.cases import load_case
-    from pitwatch.lifecycle.store import history
+    from pitwatch.lifecycle.store import history, statuses
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
     check_format(fmt)
@@ -341,20 +347,23 @@ def case_show(case_id: str = typer.Argument(..., help="The case id (case-...).")
         with open_warehouse(cfg.warehouse_url) as wh:
             case = load_case(wh, case_id)
             status, actions = history(wh, case_id)
+            assert case is not None  # history checked it
+            members = statuses(wh, list(case.alert_ids))
     except ActionError as exc:
         fail(str(exc))
     except (WarehouseError, ValueError) as exc:
         fail(f"cannot read {cfg.warehouse_url}: {exc}")
-    assert case is not None
     if fmt == "json":
         print(json.dumps({**case.__dict__, "state": status.state, "assignee": status.assignee,
                           "disposition": status.disposition,
+                          "alert_states": {a: members[a].state for a in case.alert_ids},
                           "history": [a.model_dump(mode="json", exclude_none=True) for a in actions]}, default=str))
         return
     console.print(f"case {case.case_id}: {case.grouped_by} {case.key}, opened by {case.opened_by} at "
                   f"{case.opened_at.isoformat(timespec='milliseconds')}; state [bold]{status.state}[/bold]",
                   soft_wrap=True, highlight=False)
     for a in case.alert_ids:
-        console.print(f"  alert {a}", highlight=False)
+        m = members[a]
+        console.print(f"  alert {a}: {m.state}" + (f" ({m.disposition})" if m.disposition else ""), highlight=False)
     for h in actions:
         console.print(f"  {h.acted_at.isoformat(timespec='milliseconds')} {h.actor}: {h.action}", highlight=False)

@@ -128,6 +128,11 @@ def test_case_commands(chdb_url):
     shown = runner.invoke(app, ["case", "show", cid, "--format", "json", "--warehouse", chdb_url])
     doc = json.loads(shown.stdout)
     assert (doc["grouped_by"], doc["key"], doc["alert_ids"], doc["state"]) == ("table", "T-5", ["A-1", "A-2"], "open")
+    # `alert show` takes a case id too (its help says so): the same as `case show`
+    via_alert = runner.invoke(app, ["alert", "show", cid, "--format", "json", "--warehouse", chdb_url])
+    assert via_alert.exit_code == 0, via_alert.output
+    assert json.loads(via_alert.stdout) == doc
+    assert doc["alert_states"] == {"A-1": "open", "A-2": "open"}
 
 
 def test_closing_a_case_from_the_cli_says_how_many_alerts_it_closed(chdb_url, broker):
@@ -144,3 +149,5 @@ def test_closing_a_case_from_the_cli_says_how_many_alerts_it_closed(chdb_url, br
     assert res.stdout.splitlines() == [f"case {cid}: close recorded; now closed", "closed its 2 alerts: A-1, A-2"]
     with open_warehouse(chdb_url) as wh:
         assert {r["alert_id"]: r["state"] for r in current(wh)} == {"A-1": "closed", "A-2": "closed"}
+    shown = CliRunner().invoke(app, ["case", "show", cid, "--warehouse", chdb_url], env={"COLUMNS": "200"})
+    assert "  alert A-1: closed (false_positive)" in shown.stdout.splitlines()
