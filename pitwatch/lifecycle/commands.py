@@ -234,9 +234,10 @@ def alert_close(alert_id: str = _ID,
                 reason: str = typer.Option(..., "--reason", help="Why (required)."),
                 by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
             broker_timeout: float = _TIMEOUT):
-    """Close an alert with a disposition and a reason. Closing a case closes its alerts that are
-    still open too (same disposition; reason "with case CASE_ID: REASON"); those already closed
-    keep their own close."""
+    """Close an alert (or a case and its alerts) with a disposition and a reason.
+
+    Closing a case closes its alerts that are still open too (same disposition; reason "with
+    case CASE_ID: REASON"); those already closed keep their own close."""
     _act(alert_id, "close", by, warehouse, bootstrap, broker_timeout, disposition=disposition, reason=reason)
 
 
@@ -272,10 +273,11 @@ def alert_bulk_close(
         dry_run: bool = typer.Option(False, "--dry-run", help="List the alerts it would close; record nothing."),
         by: str = _BY, warehouse: Optional[str] = _WH, bootstrap: Optional[str] = _BOOT,
         broker_timeout: float = _TIMEOUT):
-    """Close every alert not closed yet that matches the filters (at least one), with one
-    disposition and reason, and say how many it closed. Each close is an action like `alert
-    close` (published, then stored; a broker that cannot be reached fails it all, nothing
-    recorded). --dry-run lists them instead and needs no broker."""
+    """Close every alert not closed yet that matches the filters, with one disposition and reason.
+
+    At least one filter; says how many it closed. Each close is an action like `alert close`
+    (published, then stored; a broker that cannot be reached fails them all, nothing recorded).
+    --dry-run lists them instead and needs no broker."""
     from pitwatch.lifecycle.actions import ActionError, new_action
     from pitwatch.lifecycle.store import close_alerts, current
 
