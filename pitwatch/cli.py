@@ -16,7 +16,18 @@ from pitwatch.cli_support import console, err
 from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
 from pitwatch.dashboards.commands import dashboards_app
-from pitwatch.lifecycle.commands import alert_app, case_app, list_alerts
+from pitwatch.lifecycle.commands import (
+    BROKER_TIMEOUT_OPT,
+    KIND_OPT,
+    SEVERITY_OPT,
+    SINCE_OPT,
+    TABLE_OPT,
+    Filters,
+    alert_app,
+    case_app,
+    fail_line,
+    list_alerts,
+)
 from pitwatch.reports.commands import report_app
 from pitwatch.schemas.commands import export_app, import_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
@@ -217,22 +228,37 @@ def alerts(
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep waiting for new alerts."),
     bootstrap: Optional[str] = typer.Option(None, envvar="PITWATCH_KAFKA_BOOTSTRAP", help="Kafka bootstrap servers."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
-    timeout: float = typer.Option(30.0, min=1, help="Seconds to wait for the broker before giving up."),
+    timeout: float = typer.Option(30.0, min=1, help="Seconds to read the alerts already on the topic before "
+                                  "giving up."),
+    broker_timeout: float = BROKER_TIMEOUT_OPT,
     state: Optional[str] = typer.Option(None, "--state", help="List the stored alerts in this lifecycle state "
                                         "instead: open, acknowledged, escalated, closed, active (not closed) or all."),
     warehouse: Optional[str] = typer.Option(None, envvar="PITWATCH_WAREHOUSE", help="With --state: the warehouse."),
     limit: int = typer.Option(200, min=1, help="With --state: at most this many, newest first."),
+    kind: Optional[list[str]] = KIND_OPT, table: Optional[list[str]] = TABLE_OPT,
+    severity: Optional[list[str]] = SEVERITY_OPT, since: Optional[datetime] = SINCE_OPT,
 ):
     """Print the alerts on the alerts topic, oldest first; with --follow, keep printing new
     ones as they arrive (live view for the surveillance room; Ctrl-C to stop). With --state,
-    list the warehouse's alerts with where they stand (state, assignee, disposition)."""
+    list the warehouse's alerts with where they stand (a table with a header: id, state,
+    severity, time, table, round, kind, assignee, disposition), filtered by --kind, --table,
+    --severity and --since."""
+    from pitwatch.lifecycle.publish import BrokerUnreachable, check_broker
     from pitwatch.streams.tail import tail_alerts
 
     _check_format(fmt)
+    filters = Filters.of(kind, table, severity, since, None)
     if state is not None:
-        list_alerts(state, warehouse, limit, fmt)
+        list_alerts(state, warehouse, limit, fmt, filters)
         return
+    if filters:
+        _fail("--kind, --table, --severity and --since filter the stored alerts: use them with --state "
+              "(e.g. --state all)")
     settings = _settings(bootstrap=bootstrap)
+    try:
+        check_broker(settings.bootstrap, broker_timeout, **settings.confluent_config())
+    except BrokerUnreachable as exc:
+        fail_line(str(exc), 1)
     try:
         for alert in tail_alerts(settings, follow=follow, timeout=timeout):
             _print_alert(alert, fmt)
@@ -493,19 +519,20 @@ def rulesets(
                                   "clickhouse://host:9000/db): every version that judged a stored verdict."),
 ):
     """List the rulesets shipped with this release (id, game, jurisdiction, version = SHA-256 of
-    the file, the regulation it encodes, the file), and with --warehouse the stored versions."""
+    the file, the regulation it encodes, the file), and with --warehouse the stored versions.
+    A table when the terminal is wide enough, else one ruleset per two or three lines."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
-
+    from pitwatch.cli_tables import print_records
     from pitwatch.rules.base import RULESETS_DIR, list_rulesets, load_ruleset
 
-    t = Table("id", "game", "jurisdiction", "version", "regulation (seed)", "file", title="shipped rulesets")
+    rows = []
     for rid in list_rulesets():
         r = load_ruleset(rid)
-        t.add_row(r.id, r.game, r.jurisdiction, r.content_hash[:12], r.model.seed,
-                  f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml")
-    console.print(t)
+        rows.append((r.id, r.game, r.jurisdiction, r.content_hash[:12], r.model.seed,
+                     f"pitwatch/rules/{RULESETS_DIR.name}/{rid}.toml"))
+    print_records(console, ("id", "game", "jurisdiction", "version", "regulation (seed)", "file"), rows,
+                  title="shipped rulesets")
     if warehouse is None:
         return
     from pitwatch.warehouse import WarehouseError, open_warehouse
@@ -519,11 +546,9 @@ def rulesets(
     except (WarehouseError, ValueError) as exc:
         _fail(f"cannot read {warehouse}: {exc}")
     shipped = {load_ruleset(rid).content_hash for rid in list_rulesets()}
-    s = Table("id", "version", "first used (UTC)", "shipped now", title=f"versions stored in {warehouse}")
-    for row in stored:
-        s.add_row(row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
-                  "yes" if row["ruleset_hash"] in shipped else "no")
-    console.print(s)
+    print_records(console, ("id", "version", "first used (UTC)", "shipped now"), [
+        (row["ruleset_id"], row["ruleset_hash"][:12], f"{row['first_used_at']:%Y-%m-%d %H:%M:%S}",
+         "yes" if row["ruleset_hash"] in shipped else "no") for row in stored], title=f"versions stored in {warehouse}")
 
 
 @rulesets_app.command("edges")

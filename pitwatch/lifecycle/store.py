@@ -12,10 +12,11 @@ the same moment are not serialised here: each action is checked against the hist
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction
+from pitwatch.lifecycle.actions import DETAILS, ActionError, AlertAction, new_action
 from pitwatch.lifecycle.state import AlertStatus, apply, fold
 
 Publish = Callable[[bytes, bytes], None]
@@ -31,7 +32,7 @@ ANY LEFT JOIN (SELECT alert_id, state, assignee, escalated_to, disposition, ackn
                FROM pitwatch.alert_status) AS s USING alert_id
 {having}
 ORDER BY a.detected_at DESC, a.detected_ms DESC, a.alert_id
-LIMIT {limit}
+{limit}
 """
 """Every alert with where it stands (``state`` open when it has no action), newest first."""
 
@@ -93,44 +94,170 @@ def status_of(wh: Any, alert_id: str) -> AlertStatus:
     return history(wh, alert_id)[0]
 
 
-def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:
-    """Check ``action`` against its alert's history, publish it, store it; returns the alert's
-    new status. An action timed at or before the alert's last one is moved to 1 ms after it (the
-    history keeps its order). Raises :class:`ActionError` (an unknown alert, an action the
-    alert's state does not allow; nothing is published or stored), or what ``publish`` or the
-    warehouse raise."""
-    status = status_of(wh, action.alert_id)
+@dataclass(frozen=True)
+class Recorded:
+    """What :func:`record_action` did: the subject's new ``status``; for a case's close, the
+    member alerts it closed too (``also_closed``) and those already closed, left as they were
+    (``already_closed``), both sorted."""
+
+    status: AlertStatus
+    also_closed: tuple[str, ...] = ()
+    already_closed: tuple[str, ...] = ()
+
+
+def _after_last(status: AlertStatus, action: AlertAction) -> AlertAction:
+    """``action``, moved to 1 ms after the subject's last action when timed at or before it."""
     if status.last_acted_at is not None and action.acted_at <= status.last_acted_at:
-        action = action.model_copy(update={"acted_at": status.last_acted_at + timedelta(milliseconds=1)})
+        return action.model_copy(update={"acted_at": status.last_acted_at + timedelta(milliseconds=1)})
+    return action
+
+
+def record(wh: Any, action: AlertAction, publish: Publish | None = None) -> AlertStatus:
+    """:func:`record_action`, returning only the subject's new status."""
+    return record_action(wh, action, publish).status
+
+
+def record_action(wh: Any, action: AlertAction, publish: Publish | None = None) -> Recorded:
+    """Check ``action`` against its subject's history (an alert's or a case's), publish it,
+    store it. An action timed at or before the subject's last one is moved to 1 ms after it (the
+    history keeps its order).
+
+    Closing a case closes its member alerts that are not closed yet, with the case's
+    disposition and the reason ``with case CASE_ID: REASON``, by the same person; members already
+    closed keep their own close. Reopening a case reopens none of them. The members' closes are
+    published first, then the case's; the rows are stored once every message was published, so a
+    refused publish stores nothing (messages put before it stay on the topic).
+
+    Raises :class:`ActionError` (an unknown alert or case, an action the state does not allow;
+    nothing is published or stored), or what ``publish`` or the warehouse raise."""
+    from pitwatch.lifecycle.cases import is_case, load_case
+
+    status = status_of(wh, action.alert_id)
+    action = _after_last(status, action)
     after = apply(status, action)
+    todo: list[AlertAction] = []
+    closed: list[str] = []
+    already: list[str] = []
+    if action.action == "close" and is_case(action.alert_id):
+        case = load_case(wh, action.alert_id)
+        assert case is not None  # status_of checked it
+        for alert_id, member in sorted(statuses(wh, list(case.alert_ids)).items()):
+            if member.state == "closed":
+                already.append(alert_id)
+                continue
+            close = new_action(alert_id, "close", action.actor, action.acted_at, disposition=action.disposition,
+                               reason=f"with case {case.case_id}: {action.reason}")
+            close = _after_last(member, close)
+            apply(member, close)
+            todo.append(close)
+            closed.append(alert_id)
+    todo.append(action)
     if publish is not None:
-        publish(action.alert_id.encode(), action_json(action))
-    wh.insert_new("alert_actions", [action_row(action)])
-    return after
+        for a in todo:
+            publish(a.alert_id.encode(), action_json(a))
+    wh.insert_new("alert_actions", [action_row(a) for a in todo])
+    return Recorded(after, tuple(closed), tuple(already))
 
 
-def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    """Alerts with where they stand, newest first (at most ``limit``): all, those in ``state``
-    (``open``, ``acknowledged``, ``escalated``, ``closed``; ``active`` for any but closed), or the
-    one ``alert_id``. Times of acknowledgement and close as ``datetime`` (UTC) or ``None``."""
-    where = "WHERE alert_id = %(a)s" if alert_id else ""
+def statuses(wh: Any, alert_ids: list[str]) -> dict[str, AlertStatus]:
+    """``{id: status}`` of the given alerts' (or cases') ids, from their stored actions (one
+    query); an id with no action is open. Does not check that the ids exist."""
+    rows = wh.rows("alert_actions", "has(%(ids)s, alert_id)", {"ids": list(alert_ids)}) if alert_ids else []
+    by_id: dict[str, list[AlertAction]] = {a: [] for a in alert_ids}
+    for r in rows:
+        by_id[r["alert_id"]].append(action_of_row(r))
+    return {a: fold(a, acts) for a, acts in by_id.items()}
+
+
+def current(wh: Any, state: str | None = None, alert_id: str | None = None, limit: int | None = 1000, *,
+            kinds: Sequence[str] = (), tables: Sequence[str] = (), severities: Sequence[str] = (),
+            since: datetime | None = None, before: datetime | None = None) -> list[dict[str, Any]]:
+    """Alerts with where they stand, newest first (then by id; at most ``limit``, ``None`` for
+    all): all, those in ``state`` (``open``, ``acknowledged``, ``escalated``, ``closed``;
+    ``active`` for any but closed), or the one ``alert_id``; and of one of ``kinds``, ``tables``
+    (``table_id``), ``severities`` when given, detected at or after ``since`` and before
+    ``before`` (UTC, to the millisecond; a naive time is taken as UTC). Times of acknowledgement
+    and close as ``datetime`` (UTC) or ``None``."""
+    conds, params = alert_conditions(alert_id=alert_id, kinds=kinds, tables=tables, severities=severities,
+                                     since=since, before=before)
     having = ""
     if state == "active":
         having = "WHERE state != 'closed'"
     elif state:
         having = "WHERE state = %(s)s"
-    sql = CURRENT_SQL.format(where=where, having=having, limit=int(limit))
+    sql = CURRENT_SQL.format(where=("WHERE " + " AND ".join(conds)) if conds else "", having=having,
+                             limit=f"LIMIT {int(limit)}" if limit is not None else "")
     cols = ["alert_id", "kind", "severity", "casino_id", "table_id", "round_id", "dealer_id", "amount", "message",
             "detected_at", "detected_ms", "state", "assignee", "escalated_to", "disposition", "acknowledged_ms",
             "closed_ms", "actions"]
     out = []
-    for r in wh.query(sql, {"a": alert_id, "s": state}):
+    for r in wh.query(sql, {**params, "s": state}):
         row = dict(zip(cols, r))
         for k in ("acknowledged_ms", "closed_ms"):
             ms = int(row.pop(k) or 0)
             row[k.replace("_ms", "_at")] = datetime.fromtimestamp(ms / 1000, timezone.utc) if ms else None
         out.append(row)
     return out
+
+
+def _epoch_ms(at: datetime) -> int:
+    """Milliseconds since the epoch of ``at`` (naive: UTC), rounded up to a whole millisecond."""
+    at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+    ms, rest = divmod(at - datetime(1970, 1, 1, tzinfo=timezone.utc), timedelta(milliseconds=1))
+    return ms + (1 if rest else 0)
+
+
+def alert_conditions(alert_id: str | None = None, kinds: Sequence[str] = (), tables: Sequence[str] = (),
+                     severities: Sequence[str] = (), since: datetime | None = None,
+                     before: datetime | None = None) -> tuple[list[str], dict[str, Any]]:
+    """SQL conditions on the ``alerts`` table (ANDed) and their parameters, for the filters of
+    :func:`current`. Times compare to the millisecond: ``detected_at`` seconds and
+    ``detected_ms``."""
+    conds: list[str] = []
+    params: dict[str, Any] = {}
+    for name, column, values in (("a", "alert_id", [alert_id] if alert_id else []), ("kinds", "kind", kinds),
+                                 ("tables", "table_id", tables), ("sevs", "severity", severities)):
+        if values:
+            conds.append(f"has(%({name})s, {column})")
+            params[name] = list(values)
+    t = "toInt64(detected_at) * 1000 + detected_ms"
+    if since is not None:
+        conds.append(f"{t} >= %(since_ms)s")
+        params["since_ms"] = _epoch_ms(since)
+    if before is not None:
+        conds.append(f"{t} < %(before_ms)s")
+        params["before_ms"] = _epoch_ms(before)
+    return conds, params
+
+
+PublishMany = Callable[[list[tuple[bytes, bytes]]], Any]
+"""``publish_many([(key, value), ...])``: put the actions on the topic, all or raise
+(:meth:`pitwatch.lifecycle.publish.ActionPublisher.publish_many`)."""
+
+
+def close_alerts(wh: Any, alert_ids: Sequence[str], actor: str, acted_at: datetime, disposition: str, reason: str,
+                 publish_many: PublishMany | None = None) -> list[str]:
+    """Close every alert of ``alert_ids`` that is not closed yet with ``disposition`` and
+    ``reason``, by ``actor`` at ``acted_at`` (moved to 1 ms after an alert's last action when
+    not after it); returns the ids closed, in the order given. One read of their actions, one
+    publish of all the closes, then one insert: a refused publish stores nothing. Raises
+    :class:`ActionError` for a malformed close (no reason, an unknown disposition) before
+    anything is read, or what ``publish_many`` or the warehouse raise. The ids are not checked
+    to be alerts: pass those :func:`current` returned."""
+    new_action("-", "close", actor, acted_at, disposition=disposition, reason=reason)  # malformed: fail first
+    closes = []
+    for alert_id, status in statuses(wh, list(dict.fromkeys(alert_ids))).items():
+        if status.state == "closed":
+            continue
+        close = _after_last(status, new_action(alert_id, "close", actor, acted_at, disposition=disposition,
+                                               reason=reason))
+        apply(status, close)
+        closes.append(close)
+    if closes:
+        if publish_many is not None:
+            publish_many([(a.alert_id.encode(), action_json(a)) for a in closes])
+        wh.insert_new("alert_actions", [action_row(a) for a in closes])
+    return [a.alert_id for a in closes]
 
 
 def response_sql(where: str) -> str:

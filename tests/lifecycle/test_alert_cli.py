@@ -4,7 +4,10 @@ message on pitwatch.alert-actions keyed by the alert) and a real warehouse (chDB
 from __future__ import annotations
 
 import json
+import socket
+import time
 
+import pytest
 from pitwatch.cli import app
 from pitwatch.lifecycle.actions import AlertAction
 from pitwatch.streams.topics import TOPIC_ALERT_ACTIONS
@@ -55,3 +58,50 @@ def test_staff_act_on_alerts_and_every_action_is_kept(broker, chdb_url):
     sent = [AlertAction.model_validate_json(m.value()) for m in msgs]
     assert [a.action for a in sorted(sent, key=lambda a: a.acted_at)] == ["acknowledge", "assign", "close"]
     assert {a.action_id for a in sent} == {h["action_id"] for h in doc["history"]}  # the topic and the table agree
+
+
+def _stored_actions(url: str, alert_id: str) -> list:
+    from pitwatch.lifecycle.store import load_actions
+
+    with open_warehouse(url) as wh:
+        return load_actions(wh, alert_id)
+
+
+@pytest.fixture
+def one_alert(chdb_url) -> str:
+    with open_warehouse(chdb_url) as wh:
+        wh.ensure_schema()
+        wh.insert_new("alerts", [alert(1, alert_id="CLI-1")])
+    return chdb_url
+
+
+@pytest.fixture
+def silent_port():
+    """A TCP port that accepts connections and never answers (a hung broker)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(16)
+        yield s.getsockname()[1]
+
+
+@pytest.mark.parametrize("command, what", [
+    (["ack", "CLI-1"], "acknowledge"),
+    (["bulk-close", "--table", "T-1", "--disposition", "duplicate", "--reason", "x"], "bulk close")])
+@pytest.mark.parametrize("where, why", [("closed", "connection refused"), ("silent", "no answer")])
+def test_an_action_without_a_broker_fails_within_5_s_in_one_line_and_records_nothing(
+        one_alert, silent_port, capfd, where, why, command, what):
+    """Issue: "hangs 30 s per action with librdkafka connection errors". Port 1 refuses the
+    connection at once; the silent port takes it and never answers (the default timeout, 2 s)."""
+    bootstrap = "127.0.0.1:1" if where == "closed" else f"127.0.0.1:{silent_port}"
+    started = time.monotonic()
+    res = runner.invoke(app, ["alert", *command, "--by", "surv-7", "--bootstrap", bootstrap,
+                              "--warehouse", one_alert])
+    took = time.monotonic() - started
+    assert took < 5.0, f"took {took:.1f} s"
+    assert res.exit_code == 2
+    assert res.stderr.splitlines() == [
+        f"error: {what} not recorded: cannot reach the broker at {bootstrap} within 2 s ({why}): is it "
+        "running? set --bootstrap or PITWATCH_KAFKA_BOOTSTRAP (and the PITWATCH_KAFKA_* security settings)"]
+    leaked = capfd.readouterr().err  # what librdkafka would write to the process's stderr itself
+    assert "rdkafka" not in leaked and "FAIL" not in leaked, leaked
+    assert _stored_actions(one_alert, "CLI-1") == []
