@@ -32,6 +32,7 @@ from pitwatch.reports.commands import report_app
 from pitwatch.schemas.commands import export_app, import_app
 from pitwatch.streams.batcher import BATCH_MAX, BATCH_WITHIN
 from pitwatch.streams.topics import DEFAULT_PARTITIONS, TOPIC_EVENTS
+from pitwatch.warehouse.verify_command import verify as _verify_command
 
 app = typer.Typer(
     help="pitwatch: audit and surveillance of casino table games under Spanish regional law.\n\n"
@@ -492,6 +493,11 @@ def migrate(
     for step in steps:
         typer.echo(str(step))
     typer.echo(f"{len(steps)} step(s) applied" if steps else "up to date: nothing to do")
+
+
+# ----------------------------------------------------------------------------------- verify
+
+app.command("verify")(_verify_command)
 
 
 # ----------------------------------------------------------------------------------- demo

@@ -28,6 +28,8 @@ from tests.fixtures.defects import inject_defect
 FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-round.json"
 FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
 FIXTURE_V4 = Path(__file__).parent / "data" / "state" / "v4-roulette-float-ledger-mid-round.json"
+FIXTURE_V5 = Path(__file__).parent / "data" / "state" / "v5-roulette-float-ledger-mid-round.json"
+GENESIS = {"head": "0" * 64}  # the chain head of a state written before version 5
 D = Decimal
 
 
@@ -105,17 +107,17 @@ def _v4_sequence(seq: dict) -> dict:
 
 
 def test_snapshot_is_versioned_json_and_a_fixed_point():
-    """Version 1 upcasts to version 4: no excused seqs (v2), an unknown float ledger (v3), the
-    recent ids as one string and their seqs as a list (v4), nothing else changes; a version 4
-    snapshot dumps back to itself."""
+    """Version 1 upcasts to version 5: no excused seqs (v2), an unknown float ledger (v3), the
+    recent ids as one string and their seqs as a list (v4), the hash chain at 64 zeros (v5),
+    nothing else changes; a version 5 snapshot dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == 1 and STATE_VERSION == 4
+    assert doc["state_version"] == 1 and STATE_VERSION == 5
     again = dump_state(load_state(raw))
     unknown = {"anticipo": "0.00", "fills": "0.00", "credits": "0.00", "drop": "0.00", "cashed": "0.00",
                "tips": "0.00", "bet_win": "0.00", "complete": False}
     base = doc["engine"]["base"]
-    expected = dict(doc, state_version=4, sequence=_v4_sequence(dict(doc["sequence"], excused=[])),
+    expected = dict(doc, state_version=5, sequence=_v4_sequence(dict(doc["sequence"], excused=[])), chain=GENESIS,
                     engine=dict(doc["engine"], base=dict(base, ctx=dict(base["ctx"], float=unknown))))
     assert json.loads(again)["sequence"]["recent_ids"].count(",") == len(doc["sequence"]["recent"]) - 1
     assert json.loads(again) == expected
@@ -123,19 +125,24 @@ def test_snapshot_is_versioned_json_and_a_fixed_point():
     v2 = json.loads(FIXTURE_V2.read_bytes())
     v2_base = v2["engine"]["base"]
     assert json.loads(dump_state(load_state(FIXTURE_V2.read_bytes()))) == dict(
-        v2, state_version=4, sequence=_v4_sequence(v2["sequence"]),
+        v2, state_version=5, sequence=_v4_sequence(v2["sequence"]), chain=GENESIS,
         engine=dict(v2["engine"], base=dict(v2_base, ctx=dict(v2_base["ctx"], float=unknown))))
 
 
 def test_release_0_4_snapshot_is_a_fixed_point_and_resumes():
-    """A snapshot written by this release (state_version 4, ``v4-roulette-float-ledger-mid-round``:
-    the v3 fixture's table, mid-round R3) loads, dumps back to the same bytes, keeps its
-    27 recent ids with their seqs (seq 1-27), and a redelivered id is a duplicate_event citing its first seq."""
+    """A snapshot written by release 0.4 (state_version 4, ``v4-roulette-float-ledger-mid-round``:
+    the v3 fixture's table, mid-round R3) loads and dumps as version 5 with the chain at 64
+    zeros and nothing else changed; the same table written by this release (version 5, ``v5-...``,
+    with a chain head) dumps back to the same bytes. It keeps its 27 recent ids with their seqs
+    (seq 1-27), and a redelivered id is a duplicate_event citing its first seq."""
     raw = FIXTURE_V4.read_bytes()
     doc = json.loads(raw)
     assert doc["state_version"] == 4
     aud = load_state(raw)
-    assert dump_state(aud) == raw.rstrip(b"\n")
+    assert json.loads(dump_state(aud)) == dict(doc, state_version=5, chain=GENESIS)
+    v5 = FIXTURE_V5.read_bytes()
+    assert json.loads(v5)["chain"] == {"head": "c0f5e141070c15fa2fe0bb171699e0d256d60238dd3393d08498ddcec7d2a5b8"}
+    assert dump_state(load_state(v5)) == v5.rstrip(b"\n")
     ids = doc["sequence"]["recent_ids"].split(",")
     assert doc["sequence"]["recent_seqs"] == [[1, 27]]
     assert list(aud.sequence.recent.items()) == list(zip(ids, range(1, 28)))

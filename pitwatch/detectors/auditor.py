@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert, alert_from_violation, round_alerts
+from pitwatch.detectors.chain import GENESIS, chain_link
 from pitwatch.detectors.sequence import APPLY, SequenceChecker, SeqVerdict
 from pitwatch.rules.accounting import MOVEMENT_EVENT_TYPES, Movement, movement_of
 from pitwatch.rules.base import RoundVerdict, RuleError, Violation, ViolationKind
@@ -57,6 +58,8 @@ class TableAuditor:
     redelivered after a crash without re-flagging them (:meth:`already_applied`).
     ``versions`` pins ruleset versions (``{ruleset_id: content hash}``, see
     :class:`~pitwatch.rules.engine.TableEngine`); by default the shipped ones judge.
+    ``chain_head`` is the link (32 bytes) of the table's last accepted event, :data:`GENESIS`
+    before the first (:mod:`pitwatch.detectors.chain`).
     """
 
     def __init__(self, table_id: str, versions: Mapping[str, str] | None = None):
@@ -66,6 +69,8 @@ class TableAuditor:
         self.positions: dict[str, int] = {}
         #: set while the table is quarantined (its events are parked, not judged)
         self.quarantine: Quarantine | None = None
+        #: link of the last event accepted (its ``events_raw`` row's ``hash``)
+        self.chain_head: bytes = GENESIS
 
     def already_applied(self, position: str, offset: int, seq: int) -> bool:
         """Whether the message at ``offset`` of ``position`` (``"topic:partition"``) carrying
@@ -91,24 +96,35 @@ class TableAuditor:
             detected_at=event.occurred_at, ruleset_id=ctx.ruleset.id if ctx else "",
             ruleset_hash=ctx.ruleset.content_hash if ctx else "")
 
-    def feed(self, event: Any) -> AuditOutput:
-        """Check and apply one event of this table (``seq`` order).
+    def feed(self, event: Any, raw: bytes | None = None) -> AuditOutput:
+        """Check and apply one event of this table (``seq`` order); ``raw`` is the event as
+        received (the bytes it was parsed from).
 
         Bad sequencing becomes an alert (gap, duplicate) or a rejection reason (stale seq).
         An event the rules reject (:class:`~pitwatch.rules.base.RuleError`) changes nothing
         and becomes a ``rejected_event`` alert citing the rule. Any other exception is an
         engine defect: the table is left as it was before the event (its sequence state
         included: the event counts as not seen) and the exception propagates (the caller
-        quarantines the table)."""
+        quarantines the table).
+
+        An event the sequence check accepts (in order, or after a gap; not a duplicate, not a
+        stale seq) extends the table's hash chain with ``raw``: ``chain_head`` becomes
+        :func:`~pitwatch.detectors.chain.chain_link` ``(chain_head, raw)``, the ``hash`` of its
+        ``events_raw`` row (the head before is its ``prev_hash``). An event the rules refuse is
+        accepted (it is stored). Without ``raw`` the chain is left as it is (callers that
+        store nothing, e.g. tests of the rules)."""
         seqc = self.sequence
         before = (seqc.last_seq, seqc.excused)  # check() replaces ``excused``, never mutates it
         sv = seqc.check(event.event_id, event.seq)
         try:
-            return self._judge(sv, event)
+            out = self._judge(sv, event)
         except Exception:  # all or nothing: the event was not seen either
             seqc.last_seq, seqc.excused = before
             seqc.forget(event.event_id)
             raise
+        if raw is not None and sv.apply:
+            self.chain_head = chain_link(self.chain_head, raw)
+        return out
 
     def _judge(self, sv: SeqVerdict, event: Any) -> AuditOutput:
         if sv is APPLY:

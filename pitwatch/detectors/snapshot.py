@@ -5,16 +5,17 @@ changelog is a Kafka topic), so the format outlives any one release of pitwatch.
 JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
 an attribute to a class still reads every snapshot written before.
 
-Format, ``state_version`` 4 (UTF-8 JSON object)::
+Format, ``state_version`` 5 (UTF-8 JSON object)::
 
     {
-      "state_version": 4,
+      "state_version": 5,
       "table_id": "RF-01",
       "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
                    "recent_ids": "<event_id>,<event_id>,...", # recent ids, oldest first (<= 2048)
                    "recent_seqs": [[157, 2203], ...],         # their seqs: runs [first, last]
                    "excused": [2210, ...]},                   # seqs after last_seq rejected as invalid
+      "chain": {"head": "<64 hex digits>"},                   # link of the last accepted event
       "quarantine": {"reason": "...", "since_seq": 2211,      # only while the table is quarantined
                      "since_event_id": "...", "parked": 12},
       "engine": {
@@ -45,7 +46,10 @@ recent ids as ``[id, seq]`` pairs: version 4 keeps them as one comma-separated s
 (event ids are UUIDs: no commas) and their seqs as runs of consecutive seqs (``[[1, 2048]]``
 for 2,048 ids in a row), which the sequence checker keeps up to date as events arrive: every
 table touched by a batch is written after it, and version 3 cost about a millisecond per table
-to write.
+to write. Version 5 adds ``chain.head``, the table's hash-chain head
+(:mod:`pitwatch.detectors.chain`): a version 4 or older state upcasts to
+:data:`~pitwatch.detectors.chain.GENESIS` (64 zeros), so the first event after the upgrade
+starts the table's chain (the events stored before it have no link; ``pitwatch verify`` says so).
 A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
@@ -60,12 +64,13 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pitwatch.detectors.auditor import Quarantine, TableAuditor
+from pitwatch.detectors.chain import GENESIS, HASH_SIZE
 from pitwatch.detectors.sequence import SequenceChecker
 from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 4
+STATE_VERSION = 5
 
 
 class StateError(ValueError):
@@ -98,6 +103,12 @@ class SequenceState(_Strict):
         return list(zip(ids, seqs))
 
 
+class ChainState(_Strict):
+    """The table's hash-chain head (:attr:`~pitwatch.detectors.auditor.TableAuditor.chain_head`)."""
+
+    head: str = Field(pattern=f"^[0-9a-f]{{{2 * HASH_SIZE}}}$")
+
+
 class EngineBase(_Strict):
     """The table at its last quiet point (no round open)."""
 
@@ -128,6 +139,7 @@ class TableState(_Strict):
     table_id: str
     positions: dict[str, int]
     sequence: SequenceState
+    chain: ChainState
     engine: EngineState
     quarantine: QuarantineState | None = None
 
@@ -169,7 +181,14 @@ def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
     return dict(doc, state_version=4, sequence=seq)
 
 
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 -> 5: the table's hash chain starts at :data:`GENESIS` (no event of a
+    version 4 state was linked)."""
+    return dict(doc, state_version=5, chain={"head": GENESIS.hex()})
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 
@@ -183,6 +202,7 @@ def dump_state(aud: TableAuditor) -> bytes:
                      "recent_ids": aud.sequence.recent_ids(),
                      "recent_seqs": aud.sequence.recent_seq_runs(),
                      "excused": sorted(aud.sequence.excused)},
+        "chain": {"head": aud.chain_head.hex()},
         "engine": aud.engine.snapshot(),
     }
     if aud.quarantine is not None:
@@ -230,6 +250,7 @@ def load_state(raw: bytes) -> TableAuditor:
     except ValueError as exc:
         raise StateError(f"table state of {state.table_id}: {exc}") from None
     aud.sequence = SequenceChecker.restore(state.sequence.last_seq, recent, set(state.sequence.excused))
+    aud.chain_head = bytes.fromhex(state.chain.head)
     if state.quarantine is not None:
         aud.quarantine = Quarantine(**state.quarantine.model_dump())
     try:

@@ -83,6 +83,7 @@ class ReplayStats:
 
 def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
                versions: Mapping[str, str] | None = None,
+               auditors: dict[str, TableAuditor] | None = None,
                ) -> Iterator[tuple[int, Any, AuditOutput | None, str | None]]:
     """Fold JSONL event lines (any number of tables, each in ``seq`` order) through one
     :class:`TableAuditor` per table, as the live pipeline does; ``versions`` as in
@@ -91,8 +92,14 @@ def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
     Yields ``(line, event, output, error)`` per non-blank line (``line`` 1-based from
     ``start_line``): ``error`` (and no output) for a line that is not a valid event or on which
     the engine failed (the table is left unchanged), else the event and what it produced.
-    A line's end is not part of the event. Raises nothing for bad input."""
-    auditors: dict[str, TableAuditor] = {}
+    A line's end is not part of the event. Raises nothing for bad input.
+
+    ``auditors`` (table id -> auditor, filled as tables appear) may be given to read the tables'
+    states as the fold goes, e.g. each table's hash-chain head
+    (:attr:`~pitwatch.detectors.auditor.TableAuditor.chain_head`): each event's line, as read
+    without its line end, is linked as the live pipeline links the Kafka message."""
+    if auditors is None:
+        auditors = {}
     for n, raw in enumerate(lines, start_line):
         if isinstance(raw, str):
             raw = raw.encode()
@@ -113,7 +120,7 @@ def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
         if aud is None:
             aud = auditors[event.table_id] = TableAuditor(event.table_id, versions)
         try:
-            out = aud.feed(event)
+            out = aud.feed(event, raw)
         except Exception as exc:  # an engine defect: the table is unchanged, as in the live pipeline
             yield n, event, None, f"engine error on {event.type} of table {event.table_id}: {type(exc).__name__}: {exc}"
             continue

@@ -160,8 +160,13 @@ def rejected_message(row: dict, raw: bytes) -> dict:
     return body
 
 
-def event_row(event, raw: bytes, ingested_at: datetime) -> dict:
-    """The ``events_raw`` row of a valid event; ``payload`` holds the event JSON as received."""
+def event_row(event, raw: bytes, ingested_at: datetime, prev_hash: bytes | None = None,
+              link: bytes | None = None) -> dict:
+    """The ``events_raw`` row of a valid event; ``payload`` holds the event JSON as received.
+
+    ``link`` is the event's link in its table's hash chain and ``prev_hash`` the link before it
+    (32 bytes each, :mod:`pitwatch.detectors.chain`), stored as 64 hex digits; ``''`` for an
+    event stored unjudged (parked), which is not linked."""
     occ = event.occurred_at
     return {
         "event_id": str(event.event_id), "casino_id": event.casino_id, "table_id": event.table_id,
@@ -170,6 +175,7 @@ def event_row(event, raw: bytes, ingested_at: datetime) -> dict:
         "occurred_ms": occ.microsecond // 1000, "actor_role": event.actor.role.value,
         "actor_id": event.actor.id, "payload": raw.decode("utf-8", errors="replace"),
         "ingested_at": ingested_at,
+        "prev_hash": "" if prev_hash is None else prev_hash.hex(), "hash": "" if link is None else link.hex(),
     }
 
 
@@ -293,8 +299,9 @@ class BatchProcessor:
             self._park(b, aud, m, event, f"table quarantined since seq {q.since_seq}: {q.reason}")
             return
         aud.mark_applied(position, m.offset)
+        prev = aud.chain_head
         try:
-            out = aud.feed(event)
+            out = aud.feed(event, m.value)
         except Exception as exc:  # an engine defect: the table is unchanged (all or nothing)
             self._quarantine(b, aud, m, event, f"engine error on {event.type} of table {event.table_id}: "
                              f"{type(exc).__name__}: {exc}")
@@ -303,8 +310,8 @@ class BatchProcessor:
             self._reject(b, m, out.rejected)
         elif out.duplicate is not None:  # its id is taken in events_raw: its bytes are kept here
             self._reject(b, m, out.duplicate)
-        else:
-            b.res.rows["events_raw"].append(event_row(event, m.value, b.now))
+        else:  # accepted: linked in the table's chain by feed
+            b.res.rows["events_raw"].append(event_row(event, m.value, b.now, prev, aud.chain_head))
         b.res.rows["movements"].extend(movement_row(mv, event) for mv in out.movements)
         self._emit(b, event, out.verdicts, out.alerts)
         if event.type == "table_closed" and out.rejected is None and out.duplicate is None:

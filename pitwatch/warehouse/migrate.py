@@ -24,7 +24,9 @@ ClickHouse 18.16 (which has no ``ADD COLUMN IF NOT EXISTS``), current servers an
    and ``theoretical_win`` need a bet's original wager, what stays on the layout en prison
    and its bet kind's house edge, none of them stored, so they stay 0 on the previous
    release's rows and in ``table_hourly``'s sums over them (a replay of the events computes
-   them, e.g. ``pitwatch figures EVENTS.jsonl``; the sink never rewrites a stored id). A
+   them, e.g. ``pitwatch figures EVENTS.jsonl``; the sink never rewrites a stored id);
+   ``events_raw.prev_hash`` and ``hash`` stay ``''`` on purpose (:data:`COLUMN_LEFT_DEFAULT`:
+   the events stored before are not in the hash chain, logged at INFO). A
    different engine, key or column type raises :class:`WarehouseError` (a base table is never
    rewritten); a column ``schema.sql`` no longer has is left, with a warning.
 3. **Aggregate tables** (a table materialized views write to: ``table_hourly``, fed by
@@ -56,7 +58,7 @@ from typing import Callable
 from pitwatch.warehouse.base import WarehouseError
 from pitwatch.warehouse.ddl import check_ident, schema_statements
 
-__all__ = ["COLUMN_BACKFILLS", "MUTATION_WAIT_S", "MigrationStep", "gaming_day_sql", "migrate"]
+__all__ = ["COLUMN_BACKFILLS", "COLUMN_LEFT_DEFAULT", "MUTATION_WAIT_S", "MigrationStep", "gaming_day_sql", "migrate"]
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +89,15 @@ COLUMN_BACKFILLS: dict[tuple[str, str], str] = {
 """``{(table, column): expression}``: the value a column added by :func:`migrate` gets on
 the rows stored before it existed (computed from their other columns, as pitwatch computes it
 for a new row). A column added without an entry keeps its type's default there."""
+
+_UNLINKED = ("the rows stored before it are not linked in their table's hash chain (pitwatch verify counts "
+             "them as stored before the chain began; each table's chain starts at its next event)")
+COLUMN_LEFT_DEFAULT: dict[tuple[str, str], str] = {
+    ("events_raw", "prev_hash"): _UNLINKED,
+    ("events_raw", "hash"): _UNLINKED,
+}
+"""``{(table, column): why}``: columns added by :func:`migrate` whose default (``''``) is the
+right value on the rows stored before them; logged at INFO, not as a warning."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +262,9 @@ class _Migration:
         mutated = False
         for col, typ in added:
             expr = COLUMN_BACKFILLS.get((obj.name, col))
+            if (obj.name, col) in COLUMN_LEFT_DEFAULT:
+                log.info("warehouse %s: %s.%s added: %s", self.db, obj.name, col, COLUMN_LEFT_DEFAULT[(obj.name, col)])
+                continue
             if expr is None:
                 log.warning(
                     "warehouse %s: %s.%s added: the %d row(s) stored before keep the default of %s (0, '' or "

@@ -25,6 +25,10 @@
 
 CREATE DATABASE IF NOT EXISTS pitwatch;
 
+-- events_raw: every event a table accepted, as received (payload), with its link in the
+-- table's hash chain: hash = sha256(prev_hash || payload bytes), both as 64 hex digits
+-- (pitwatch.detectors.chain; checked by pitwatch verify). '' for a parked event (stored
+-- before it was judged) and for rows stored before the chain existed.
 CREATE TABLE IF NOT EXISTS pitwatch.events_raw
 (
     event_id     String,
@@ -39,7 +43,9 @@ CREATE TABLE IF NOT EXISTS pitwatch.events_raw
     actor_role   String,
     actor_id     String,
     payload      String,
-    ingested_at  DateTime('UTC')
+    ingested_at  DateTime('UTC'),
+    prev_hash    String,
+    hash         String
 )
 ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(occurred_at)

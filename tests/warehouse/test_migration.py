@@ -33,6 +33,8 @@ HOURLY_COLUMNS = ["casino_id", "table_id", "game", "gaming_day", "hour", "bets",
                   "discrepancy_amount", "drop", "cashed", "fills", "credits", "tips"]
 
 MIGRATION_FROM_2021DA7 = [
+    ("add_column", "events_raw", "prev_hash String"),
+    ("add_column", "events_raw", "hash String"),
     ("add_column", "settlements", "handle Decimal(18, 2)"),
     ("add_column", "settlements", "win Decimal(18, 2)"),
     ("add_column", "settlements", "theoretical_win Decimal(18, 4)"),
@@ -255,7 +257,7 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[12:-1]]
+    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[14:-1]]
     assert _hourly(warehouse) == expected
     assert warehouse.ensure_schema() == []
 
@@ -341,7 +343,7 @@ def test_pitwatch_migrate_prints_the_steps_then_nothing(warehouse_url):
     res = runner.invoke(app, ["migrate", "--warehouse", warehouse_url])
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0] == "add_column settlements: handle Decimal(18, 2)"
+    assert lines[0] == "add_column events_raw: prev_hash String"
     assert lines[-1] == f"{len(MIGRATION_FROM_2021DA7)} step(s) applied"
     res = runner.invoke(app, ["migrate", "--warehouse", warehouse_url])
     assert res.exit_code == 0 and res.stdout == "up to date: nothing to do\n", res.output
