@@ -207,3 +207,43 @@ def test_a_warehouse_of_the_previous_release_is_migrated_and_its_rows_are_before
         _store(wh, [new])
         res = verify_table(wh, "T-1")
         assert res.intact and (res.unlinked_before, res.linked, res.head) == (2, 1, (3, new["hash"]))
+
+
+def test_a_quarantine_released_leaves_the_chain_intact(warehouse, monkeypatch):
+    """An engine defect on seq 11 (R2's spin) quarantines the table: seq 11-12 are parked
+    (stored unjudged, no link). The fix ships, a release applies them (linked then, but their
+    rows were stored already: the sink keeps the first row of an id), seq 13-15 follow. verify
+    recomputes the two parked links and finds the chain intact: 15 links, 2 of them parked."""
+    from pitwatch.streams.quarantine import release_message
+
+    from tests.fixtures.defects import inject_defect
+
+    lines = (Roulette().open()
+             .spin("R1", 17, "clockwise", [("straight:17", "10.00")], [("R1-B1", "win", "360.00")])
+             .spin("R2", 5, "counterclockwise", [("red", "10.00")], [("R2-B1", "win", "20.00")]).lines)
+    defect = inject_defect(monkeypatch, "french_roulette", lambda e: e.seq == 11, lambda: KeyError("boom"))
+    store: dict[str, bytes] = {}
+    proc = BatchProcessor(lambda t: store.get(t), clock=lambda: CLOCK,
+                          load_parked=lambda t: warehouse.rows("parked", "table_id = %(t)s", {"t": t}))
+    key = ROULETTE.encode()
+
+    def run(msgs: list[InMessage]) -> None:
+        res = proc.process(msgs)
+        store.update(res.states)
+        for table, rows in res.rows.items():
+            warehouse.insert_new(table, rows)
+
+    run([InMessage(key, ln, 0, i) for i, ln in enumerate(lines[:12])])
+    assert warehouse.query("SELECT count() FROM pitwatch.parked FINAL")[0][0] == 2
+    defect.active = False
+    run([InMessage(key, release_message(ROULETTE, "auditor-1", CLOCK), 0, 12)])
+    run([InMessage(key, ln, 0, 13 + i) for i, ln in enumerate(lines[12:])])
+    assert warehouse.query("SELECT toUInt64(countIf(hash = '')), count() FROM pitwatch.events_raw FINAL") == [(2, 15)]
+    res = _verify(warehouse)
+    assert res.intact, res.broken
+    assert (res.linked, res.parked, res.head) == (15, 2, (15, store_head(store)))
+
+
+def store_head(store: dict[str, bytes]) -> str:
+    """The chain head kept in the table's stored state."""
+    return json.loads(store[ROULETTE])["chain"]["head"]

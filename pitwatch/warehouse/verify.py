@@ -189,6 +189,7 @@ def _walk(res: Verification, rows: list[tuple], parked: set[str], n_before: int,
     expected: bytes | None = None  # link the next row must name as its prev_hash
     last: int | None = None  # index of the last linked row
     head_ok = expected_head is None
+    run_end = -1  # last index of a run of parked rows already linked
     for i, (seq, event_id, payload, prev_hex, hash_hex) in enumerate(rows):
         seq = int(seq)
         raw = payload.encode("utf-8")
@@ -196,15 +197,22 @@ def _walk(res: Verification, rows: list[tuple], parked: set[str], n_before: int,
             if expected is None:
                 res.unlinked_before += 1  # stored before the table's chain began
                 continue
-            if event_id in parked:  # linked by recomputation if the chain goes on from it
-                link = chain_link(expected, raw)
-                if i + 1 == len(rows) or continued_after(i, link):
-                    expected, last = link, i
-                    res.parked += 1
-                    res.linked += 1
-                continue
-            return Break("inserted", seq, event_id, f"seq {seq} has no link and was never parked: "
-                         "not an event the table accepted")
+            if event_id not in parked:
+                return Break("inserted", seq, event_id, f"seq {seq} has no link and was never parked: "
+                             "not an event the table accepted")
+            if i > run_end:  # a run of parked rows: linked by recomputation if the chain goes on from it
+                k, link = i, chain_link(expected, raw)
+                while k + 1 < len(rows) and not rows[k + 1][4] and rows[k + 1][1] in parked:
+                    k += 1
+                    link = chain_link(link, rows[k][2].encode("utf-8"))
+                run_end = k
+                if k + 1 < len(rows) and not continued_after(k, link):
+                    continue  # parked events the release did not apply: not in the chain
+                n = k - i + 1
+                expected, last = link, k
+                res.parked += n
+                res.linked += n
+            continue
         stored, prev = _hex(hash_hex), _hex(prev_hex)
         if stored is None or prev is None:
             return Break("altered", seq, event_id, f"seq {seq}: its stored link is not a 64-digit hash")
