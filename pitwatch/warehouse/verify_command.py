@@ -17,6 +17,7 @@ from rich.table import Table
 from pitwatch.cli_support import console
 from pitwatch.cli_support import fail as _fail
 from pitwatch.cli_support import settings as _settings
+from pitwatch.warehouse.verify import Verification
 
 _TIME_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 
@@ -61,7 +62,8 @@ def verify(
         with open_warehouse(settings.warehouse_url) as wh:
             res = verify_table(wh, table, t0, t1, expected)
     except (WarehouseError, ValueError) as exc:
-        _fail(f"cannot read {settings.warehouse_url}: {exc}")
+        _fail(f"cannot read {settings.warehouse_url}: {exc} (a warehouse of a release before the chain needs "
+              "`pitwatch migrate` first)")
     if as_json:
         typer.echo(json.dumps(res.to_json_dict(), separators=(",", ":")))
     else:
@@ -69,7 +71,7 @@ def verify(
     raise typer.Exit(0 if res.intact else 1)
 
 
-def _print(res) -> None:
+def _print(res: Verification) -> None:
     period = (f"{res.start:%Y-%m-%d %H:%M:%S} " if res.start else "the start ") + "to " + (
         f"{res.end:%Y-%m-%d %H:%M:%S}" if res.end else "the end")
     t = Table(title=f"hash chain of {escape(res.table_id)}, {period} (UTC)", show_header=False)
