@@ -247,3 +247,63 @@ def test_a_quarantine_released_leaves_the_chain_intact(warehouse, monkeypatch):
 def store_head(store: dict[str, bytes]) -> str:
     """The chain head kept in the table's stored state."""
     return json.loads(store[ROULETTE])["chain"]["head"]
+
+
+# ----------------------------------------------------------------------------- property
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from pitwatch.warehouse.verify import verify_rows  # noqa: E402
+
+
+def _chain(steps: list[int], texts: list[str]) -> list[tuple]:
+    """Rows ``(seq, event_id, payload, prev_hash, hash)`` linked with hashlib: seqs advance by
+    ``steps`` (a step over 1 is a gap at intake)."""
+    rows, prev, seq = [], bytes(32), 0
+    for step, text in zip(steps, texts):
+        seq += step
+        payload = json.dumps({"seq": seq, "text": text})
+        h = hashlib.sha256(prev + payload.encode()).digest()
+        rows.append((seq, f"e{seq:06d}", payload, prev.hex(), h.hex()))
+        prev = h
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 3), st.text(max_size=12)), min_size=2, max_size=25),
+       st.sampled_from(["none", "edit", "edit_rehash", "delete", "insert_before", "insert_after"]),
+       st.integers(0, 10**6))
+def test_verify_names_any_one_edit_deletion_or_insertion(spec, tamper, pick):
+    """Any chain (gaps at intake included) is intact untouched, with its gaps listed; one event
+    edited, edited with its hash recomputed, deleted, or one forged event inserted beside it
+    (with a correct link from the event before) is named with its seq. A change at the last
+    event is seen against the head kept elsewhere."""
+    rows = _chain([s for s, _ in spec], [t for _, t in spec])
+    seqs = [r[0] for r in rows]
+    k, last = pick % len(rows), len(rows) - 1
+    head = (seqs[last], rows[last][4])
+    if tamper == "none":
+        res = verify_rows("T", rows, expected_head=head)
+        assert res.intact and res.linked == len(rows) and res.head == head
+        assert res.gaps == [[a + 1, b - 1] for a, b in zip(seqs, seqs[1:]) if b > a + 1]
+        return
+    seq, eid, payload, prev, h = rows[k]
+    edited = payload.replace('"seq"', '"seq" ')
+    want = ("altered", seq)
+    if tamper == "edit":
+        rows[k] = (seq, eid, edited, prev, h)
+    elif tamper == "edit_rehash":
+        rows[k] = (seq, eid, edited, prev, hashlib.sha256(bytes.fromhex(prev) + edited.encode()).hexdigest())
+        if k < last and seqs[k + 1] > seq + 1:  # indistinguishable from a deletion before seq k+1
+            want = ("missing", seqs[k + 1])
+    elif tamper == "delete":
+        del rows[k]
+        want = ("missing", seqs[k + 1] if k < last else seq)
+    else:
+        forged = (seq, ("a" if tamper == "insert_before" else "f") + eid, edited, prev,
+                  hashlib.sha256(bytes.fromhex(prev) + edited.encode()).hexdigest())
+        rows.insert(k if tamper == "insert_before" else k + 1, forged)
+        want = ("inserted", seq)
+    res = verify_rows("T", rows, expected_head=head)
+    assert res.broken is not None, (tamper, k)
+    assert (res.broken.kind, res.broken.seq) == want, (tamper, k, res.broken)

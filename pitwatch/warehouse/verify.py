@@ -33,7 +33,7 @@ from typing import Any
 
 from pitwatch.detectors.chain import GENESIS, chain_link
 
-__all__ = ["Break", "ChainHead", "Verification", "chain_heads", "verify_table"]
+__all__ = ["Break", "ChainHead", "Verification", "chain_heads", "verify_rows", "verify_table"]
 
 _COLUMNS = "seq, event_id, payload, prev_hash, hash"
 
@@ -162,20 +162,33 @@ def verify_table(wh: Any, table_id: str, start: datetime | None = None, end: dat
 
     Returns a :class:`Verification` whose ``broken`` names the first altered, inserted or
     missing event (``None``: intact). Raises :class:`~pitwatch.warehouse.WarehouseError`."""
-    res = Verification(table_id, start, end)
     rows, n_before, n_body = _rows(wh, table_id, start, end)
-    res.rows = len(rows)
-    if n_body:
-        res.first_seq, res.last_seq = int(rows[n_before][0]), int(rows[n_before + n_body - 1][0])
     parked: set[str] = set()
     if any(not r[4] for r in rows):
         parked = {r[0] for r in wh.query("SELECT event_id FROM pitwatch.parked FINAL WHERE table_id = %(t)s",
                                          {"t": table_id})}
+    return verify_rows(table_id, rows, parked, n_before, n_body, expected_head, start, end)
+
+
+def verify_rows(table_id: str, rows: list[tuple], parked: set[str] | frozenset[str] = frozenset(),
+                n_before: int = 0, n_body: int | None = None, expected_head: tuple[int, str] | None = None,
+                start: datetime | None = None, end: datetime | None = None) -> Verification:
+    """Walk ``rows`` of ``table_id`` (tuples ``(seq, event_id, payload, prev_hash, hash)``,
+    ordered by seq then event_id; hashes as hex, ``''`` when absent): the first ``n_before`` are
+    read before the period (the last linked row before it, or every row when none is linked:
+    the chain must then start from 64 zeros), the next ``n_body`` (default: the rest) are the
+    period's, the rest after it. ``parked``: event ids stored as parked. :func:`verify_table`
+    without the warehouse; pure."""
+    n_body = len(rows) - n_before if n_body is None else n_body
+    res = Verification(table_id, start, end)
+    res.rows = len(rows)
+    if n_body:
+        res.first_seq, res.last_seq = int(rows[n_before][0]), int(rows[n_before + n_body - 1][0])
     res.broken = _walk(res, rows, parked, n_before, range(n_before, n_before + n_body), expected_head)
     return res
 
 
-def _walk(res: Verification, rows: list[tuple], parked: set[str], n_before: int, body: range,
+def _walk(res: Verification, rows: list[tuple], parked: set[str] | frozenset[str], n_before: int, body: range,
           expected_head: tuple[int, str] | None) -> Break | None:
     prevs: dict[bytes, list[int]] = {}  # prev_hash -> indexes of the rows naming it
     for k, r in enumerate(rows):
@@ -237,7 +250,7 @@ def _walk(res: Verification, rows: list[tuple], parked: set[str], n_before: int,
             if seq > before + 1:
                 return Break("missing", seq, event_id,
                              f"event(s) deleted between seq {before} and seq {seq}: seq {seq} links to a hash "
-                             "no stored row has")
+                             f"no stored row has (or seq {before} was rewritten with its hash)")
             assert last is not None
             return Break("altered", before, rows[last][1],
                          f"the link from seq {before} to seq {seq} is broken with no seq missing: seq {before}'s "
