@@ -15,10 +15,12 @@ import time
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.cli import app
 from pitwatch.streams.processor import BatchProcessor, InMessage
 from pitwatch.warehouse import open_warehouse
-from pitwatch.warehouse.verify import chain_heads, verify_table
+from pitwatch.warehouse.verify import chain_heads, verify_rows, verify_table
 from typer.testing import CliRunner
 
 from tests.test_replay_agreement import CLOCK, ROULETTE, Roulette
@@ -250,10 +252,6 @@ def store_head(store: dict[str, bytes]) -> str:
 
 
 # ----------------------------------------------------------------------------- property
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from pitwatch.warehouse.verify import verify_rows  # noqa: E402
 
 
 def _chain(steps: list[int], texts: list[str]) -> list[tuple]:

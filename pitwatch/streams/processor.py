@@ -27,6 +27,10 @@ Stages, in order, for each message of a batch:
 4. the caller produces the messages, sinks the rows idempotently (deterministic ids) and
    stores the states, then commits the offsets.
 
+Each event stored in ``events_raw`` as judged carries its link in its table's hash chain
+(``prev_hash``, ``hash``: :mod:`pitwatch.detectors.chain`, computed by the auditor's ``feed``);
+a parked event is stored without one (``pitwatch verify`` recomputes it).
+
 Per-table state is a :class:`~pitwatch.detectors.auditor.TableAuditor` stored as a versioned
 JSON snapshot (:mod:`pitwatch.detectors.snapshot`), loaded once per batch per table through
 ``load_state`` and returned in :attr:`BatchResult.states`.
