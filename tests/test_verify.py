@@ -305,3 +305,23 @@ def test_verify_names_any_one_edit_deletion_or_insertion(spec, tamper, pick):
     res = verify_rows("T", rows, expected_head=head)
     assert res.broken is not None, (tamper, k)
     assert (res.broken.kind, res.broken.seq) == want, (tamper, k, res.broken)
+
+
+def test_a_period_is_checked_against_the_rows_around_it(warehouse):
+    """Event n occurred at 20:00:n. The period [20:00:05, 20:00:10) holds seq 5-9; its first
+    link is checked against seq 4 (read before it) and its last by seq 10 (read after it):
+    deleting seq 5 or seq 9 is seen; a deletion outside the rows read (seq 2) is not this
+    period's business."""
+    at = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+    start, end = at.replace(second=5), at.replace(second=10)
+    rows = _rows()
+    _store(warehouse, [r for r in rows if r["seq"] != 2])
+    res = verify_table(warehouse, ROULETTE, start, end)
+    assert res.intact, res.broken
+    assert (res.first_seq, res.last_seq, res.rows, res.linked, res.head) == (5, 9, 7, 7, (9, rows[8]["hash"]))
+    for gone, named in ((5, 6), (9, 10)):
+        warehouse.query("DROP TABLE pitwatch.events_raw")
+        warehouse.ensure_schema()
+        _store(warehouse, [r for r in rows if r["seq"] != gone])
+        res = verify_table(warehouse, ROULETTE, start, end)
+        assert res.broken is not None and (res.broken.kind, res.broken.seq) == ("missing", named), gone

@@ -230,7 +230,7 @@ def _walk(res: Verification, rows: list[tuple], parked: set[str] | frozenset[str
         if stored is None or prev is None:
             return Break("altered", seq, event_id, f"seq {seq}: its stored link is not a 64-digit hash")
         if expected is None:  # the first link read
-            if i == 0 and n_before:  # the last linked row before the period: taken as given
+            if i < n_before:  # the last linked row before the period: taken as given
                 expected = prev
             elif prev != GENESIS:  # no linked row before it: it must start the chain
                 return Break("missing", seq, event_id, f"event(s) deleted before seq {seq}: the first stored link "
@@ -251,8 +251,7 @@ def _walk(res: Verification, rows: list[tuple], parked: set[str] | frozenset[str
                 return Break("missing", seq, event_id,
                              f"event(s) deleted between seq {before} and seq {seq}: seq {seq} links to a hash "
                              f"no stored row has (or seq {before} was rewritten with its hash)")
-            assert last is not None
-            return Break("altered", before, rows[last][1],
+            return Break("altered", before, rows[last][1] if last is not None else event_id,
                          f"the link from seq {before} to seq {seq} is broken with no seq missing: seq {before}'s "
                          f"stored hash (with its bytes) or seq {seq}'s prev_hash was rewritten")
         if last is not None and seq > int(rows[last][0]) + 1:
