@@ -34,13 +34,15 @@ from __future__ import annotations
 
 import json
 import zlib
+from datetime import datetime
 from typing import Any, Mapping
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.association import AssociationDetector
 from pitwatch.detectors.base import Detector
 from pitwatch.detectors.chip_dumping import ChipDumpingDetector
-from pitwatch.detectors.digest import RoundDigest, TableMark
+from pitwatch.detectors.digest import RoundDigest, TableMark, parse_utc
+from pitwatch.detectors.expiry import HORIZON, SWEEP_EVERY, forget
 from pitwatch.detectors.pairs import PairDetector
 from pitwatch.detectors.release import Intake, ReleaseBuffer, ReleasePolicy
 from pitwatch.detectors.soft_play import SoftPlayDetector
@@ -65,9 +67,13 @@ class PoisonDigest(Exception):
 
 
 def upcast_v1_v2(state: Mapping[str, Any]) -> dict[str, Any]:
-    """A watch state of version 1 (digests read as they came, no release buffer) as version 2: an
-    empty buffer, so the first rounds after the upgrade start the casino's watermarks."""
-    return {**state, "version": 2, "release": ReleaseBuffer().to_state()}
+    """A watch state of version 1 (digests read as they came, no release buffer, no expiry) as
+    version 2: an empty buffer, so the first rounds after the upgrade start the casino's watermarks,
+    and nobody seen yet: a party of the version 1 state is forgotten a horizon after it is next
+    seen; one never seen again keeps its records (a known limit of the upgrade: version 1 did not
+    record when parties were seen)."""
+    return {**state, "version": 2, "release": ReleaseBuffer().to_state(),
+            "seen": {"players": {}, "dealers": {}, "swept": None}}
 
 
 UPCASTERS = {1: upcast_v1_v2}
@@ -85,6 +91,13 @@ class CasinoWatch:
         self.positions: dict[str, int] = {}
         """Last offset applied per input position (``"topic:partition"``)."""
         self.release = release if release is not None else ReleaseBuffer()
+        self.players_seen: dict[str, datetime] = {}
+        """When each player was last seen in a released round (UTC, event time)."""
+        self.dealers_seen: dict[str, datetime] = {}
+        self.swept: datetime | None = None
+        """When (event time) the parties not seen for the horizon were last forgotten."""
+        self.horizon = HORIZON
+        """Parties not seen for this long are forgotten (a setting, not state)."""
 
     def observe(self, digest: RoundDigest) -> list[Alert]:
         """Feed ``digest`` to every detector now, outside the release order (benchmarks and detector
@@ -118,12 +131,44 @@ class CasinoWatch:
         for i, d in enumerate(digests):
             try:
                 out.extend(self.observe(d))
+                self._seen(d)
             except Exception as exc:
                 for rest in digests[i + 1:]:
                     self.release.offer_back(rest)
                 raise PoisonDigest(d, f"a detector failed on round {d.table_id}/{d.round_id}: "
                                       f"{type(exc).__name__}: {exc}") from exc
         return out
+
+    def _seen(self, d: RoundDigest) -> None:
+        """Remember the parties of a released round and, once per :data:`SWEEP_EVERY` of event time,
+        forget those not seen for :data:`HORIZON` (:mod:`pitwatch.detectors.expiry`)."""
+        t = d.ended_at
+        for b in d.bets:
+            self.players_seen[b.player_id] = t
+        for _, p, _, _ in d.decisions:
+            self.players_seen[p] = t
+        if d.dealer_id:
+            self.dealers_seen[d.dealer_id] = t
+        if self.swept is None:
+            self.swept = t
+        elif t - self.swept >= SWEEP_EVERY:
+            self.sweep(t)
+
+    def sweep(self, now: datetime) -> tuple[set[str], set[str]]:
+        """Forget the players and dealers last seen before ``now - horizon`` in every detector; the
+        ``(players, dealers)`` forgotten."""
+        cut = now - self.horizon
+        players = {p for p, t in self.players_seen.items() if t < cut}
+        dealers = {p for p, t in self.dealers_seen.items() if t < cut}
+        self.swept = now
+        if players or dealers:
+            for p in players:
+                del self.players_seen[p]
+            for p in dealers:
+                del self.dealers_seen[p]
+            self.detectors = {name: type(det).from_state(forget(name, det.to_state(), players, dealers))
+                              for name, det in self.detectors.items()}
+        return players, dealers
 
     def already_applied(self, position: str, offset: int) -> bool:
         """Whether the message at ``offset`` of ``position`` was applied before (a redelivery)."""
@@ -138,6 +183,9 @@ class CasinoWatch:
         """The state as versioned JSON data (module docstring)."""
         return {"version": WATCH_STATE_VERSION, "casino_id": self.casino_id, "positions": dict(sorted(self.positions.items())),
                 "release": self.release.to_state(),
+                "seen": {"players": {p: _iso(t) for p, t in sorted(self.players_seen.items())},
+                         "dealers": {p: _iso(t) for p, t in sorted(self.dealers_seen.items())},
+                         "swept": None if self.swept is None else _iso(self.swept)},
                 "detectors": {name: det.to_state() for name, det in self.detectors.items()}}
 
     def dump(self) -> bytes:
@@ -174,6 +222,10 @@ class CasinoWatch:
                      for cls_ in DETECTORS}
         out = cls(str(state["casino_id"]), detectors, ReleaseBuffer.from_state(state["release"], policy))
         out.positions = {str(k): int(v) for k, v in state.get("positions", {}).items()}
+        seen = state["seen"]
+        out.players_seen = {str(p): parse_utc(t) for p, t in seen["players"].items()}
+        out.dealers_seen = {str(p): parse_utc(t) for p, t in seen["dealers"].items()}
+        out.swept = None if seen["swept"] is None else parse_utc(seen["swept"])
         return out
 
     @classmethod
@@ -181,6 +233,10 @@ class CasinoWatch:
         """Inverse of :meth:`dump` (:meth:`decode`). Raises ``ValueError`` (not a state, bad JSON or
         another version)."""
         return cls.from_state(cls.decode(raw))
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat().replace("+00:00", "Z")
 
 
 __all__ = ["DETECTORS", "UPCASTERS", "WATCH_STATE_VERSION", "CasinoWatch", "PoisonDigest", "upcast_v1_v2"]
