@@ -263,3 +263,21 @@ def test_the_spanish_edition_translates_codes_and_formats_counts(roulette):
     assert "French roulette" in en and "Float discrepancy" in en
     es_n, en_n = count_format("es"), count_format("en")
     assert (es_n(1234), es_n(12345678), en_n(1234), es_n(7)) == ("1.234", "12.345.678", "1,234", "7")
+
+
+def test_peer_figures_limits_and_days_on_both_warehouses(warehouse_url, peer_lines):
+    """The SQL of the rake and fees (a regular expression over the stored JSON), the limits and the
+    days open runs the same on ClickHouse 18.16 and chDB: the report's and ``figures_from_warehouse``'s
+    rake equal the raw lines' sums, the hold'em table's limits are its opening's (2.00-1000.00)."""
+    from pitwatch.replay.figures import figures_from_warehouse
+
+    _store(warehouse_url, peer_lines)
+    taken = _taken(peer_lines)
+    with open_warehouse(warehouse_url) as wh:
+        d = build_monthly(wh, "and-marbella", "2026-11").data()
+        days = figures_from_warehouse(wh)
+    ((table, line),) = [(t["label"], t) for t in d["tables"]]
+    assert (table, line["days_open"], line["revenue_check"]) == ("AND-PK-08", 1, "0.00")
+    assert D(line["commission"]) == taken[table]["rake"] + taken[table]["fees"]
+    assert [(x["table_id"], x["min_bet"], x["max_bet"]) for x in d["limits"]] == [("AND-PK-08", "2.00", "1000.00")]
+    assert {f.table_id: f.rake for f in days} == {t: v["rake"] for t, v in taken.items()}
