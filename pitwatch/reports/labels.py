@@ -54,7 +54,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "session_fees": ("Cuotas de sesión", "Session fees"),
     "revenue_check": ("Win − (rake + cagnotte)", "Win − (rake + cagnotte)"),
     "peer_note": ("Juegos de círculo (póquer en círculo, chemin de fer, bacará a dos paños): las personas "
-                  "juegan entre sí y el casino no participa en el juego (Decreto 004, L82-L89); no se da win "
+                  "juegan entre sí y el casino no participa en el juego (004 L82-L89); no se da win "
                   "teórico, σ ni banda. Su ingreso es el rake, la cagnotte y las cuotas de sesión (columna "
                   "«Comisiones, rake y cagnotte»), y «Win − (rake + cagnotte)» debe ser 0,00: lo que las "
                   "apuestas dejaron a la casa es lo que entró en la cagnotte. En un total, el win teórico y la "

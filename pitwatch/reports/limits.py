@@ -6,8 +6,8 @@ and every change during it (``table_opened`` and ``limits_changed`` events, whos
 ``max_bet`` are the table's limits: 000 L169 forbids changing them during a session in Galicia). A
 table that reopens with the same limits adds no row. The breaches are the month's
 ``bet_below_minimum`` and ``bet_above_maximum`` alerts of the table, each counted under the limits in
-force when it was detected (the last set at or before it), with the sum of their amounts (the stake
-below the minimum or over the maximum).
+force when it was detected (the last set at or before it; of two set at the same instant, the
+later in order), with the sum of their amounts (the stake below the minimum or over the maximum).
 
 Pure: rows in, rows out. Times are UTC milliseconds since the epoch; euros ``Decimal``.
 """
@@ -37,10 +37,11 @@ def limits_in_force(settings: Iterable[tuple[str, str, int, str, str]], breaches
     for table, game, t, low, high in settings:
         rows = per_table.setdefault(table, [])
         if rows and (rows[-1]["min_bet"], rows[-1]["max_bet"]) == (low, high):
-            continue
-        if rows and rows[-1]["since"] <= month_start and t <= month_start:
-            rows.pop()  # replaced before the month began
-        rows.append(_row(table, game, t, low, high))
+            continue  # the same limits again (a reopening): in force since the first time
+        while rows and (rows[-1]["since"] == t or rows[-1]["since"] <= month_start and t <= month_start):
+            rows.pop()  # replaced at the same instant, or before the month began
+        if not rows or (rows[-1]["min_bet"], rows[-1]["max_bet"]) != (low, high):
+            rows.append(_row(table, game, t, low, high))
     active = set(tables)
     for table, kind, t, amount in breaches:
         active.add(table)
