@@ -40,25 +40,25 @@ LABELS: dict[str, tuple[str, str]] = {
     "days_note": ("Días abierta de un juego: días de mesa (suma de sus mesas).",
                   "A game's days open are table-days (the sum over its tables)."),
     "bets": ("Apuestas", "Bets"),
-    "drop": ("Drop", "Drop"),
+    "drop": ("Efectivo cambiado (drop)", "Drop"),
     "handle": ("Apostado (handle)", "Handle"),
-    "win": ("Win", "Win"),
-    "hold_percent": ("Hold %", "Hold %"),
-    "theoretical_win": ("Win teórico", "Theoretical win"),
+    "win": ("Resultado (win)", "Win"),
+    "hold_percent": ("Retención % (hold)", "Hold %"),
+    "theoretical_win": ("Resultado teórico", "Theoretical win"),
     "sd": ("σ", "σ"),
     "deviation_sd": ("Desviación (σ)", "Deviation (σ)"),
     "band": ("Banda 95 %", "95% band"),
     "outside_band": ("fuera de la banda del 95 %", "outside the 95% band"),
     "commission": ("Comisiones, rake y cagnotte", "Commissions, rake and cagnotte"),
-    "win_per_handle": ("Win / apostado %", "Win / handle %"),
+    "win_per_handle": ("Resultado / apostado %", "Win / handle %"),
     "session_fees": ("Cuotas de sesión", "Session fees"),
-    "revenue_check": ("Win − (rake + cagnotte)", "Win − (rake + cagnotte)"),
+    "revenue_check": ("Resultado − (rake + cagnotte)", "Win − (rake + cagnotte)"),
     "peer_note": ("Juegos de círculo (póquer en círculo, chemin de fer, bacará a dos paños): las personas "
-                  "juegan entre sí y el casino no participa en el juego (004 L82-L89); no se da win "
+                  "juegan entre sí y el casino no participa en el juego (004 L82-L89); no se da resultado "
                   "teórico, σ ni banda. Su ingreso es el rake, la cagnotte y las cuotas de sesión (columna "
-                  "«Comisiones, rake y cagnotte»), y «Win − (rake + cagnotte)» debe ser 0,00: lo que las "
-                  "apuestas dejaron a la casa es lo que entró en la cagnotte. En un total, el win teórico y la "
-                  "desviación son los de los juegos de contrapartida.",
+                  "«Comisiones, rake y cagnotte»), y «Resultado − (rake + cagnotte)» debe ser 0,00: lo que las "
+                  "apuestas dejaron a la casa es lo que entró en la cagnotte. En un total, el resultado teórico y "
+                  "la desviación son los de los juegos de contrapartida.",
                   "Player-against-player games (póquer en círculo, chemin de fer, bacará a dos paños): the "
                   "players play against each other and the casino takes no part (004 L82-L89); no theoretical "
                   "win, σ or band is given. Their revenue is the rake, the cagnotte and the session fees (column "
@@ -110,7 +110,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "rejected": ("Mensajes rechazados", "Rejected messages"),
     "quarantined": ("Eventos en cuarentena", "Quarantined events"),
     "charts": ("Gráficos", "Charts"),
-    "chart_win": ("Win diario frente al teórico, por juego (€)", "Daily win vs theoretical, by game (€)"),
+    "chart_win": ("Resultado diario frente al teórico, por juego (€)", "Daily win vs theoretical, by game (€)"),
     "chart_alerts": ("Alertas por día de juego", "Alerts per gaming day"),
     "none": ("ninguno", "none"),
     "total": ("Total", "Total"),

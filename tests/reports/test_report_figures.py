@@ -187,7 +187,7 @@ def test_totals_row_and_win_per_handle(roulette, tmp_path):
         "total", 1, 6, "740.00", "-270.00", "-36.49", "-270.00", "1.50", "80.41")
     assert d["tables"][0]["win_per_handle"] == "-270.00" and d["periods"][0]["win_per_handle"] == "-270.00"
     es = render_html(r, "es")
-    assert '<tr class="total' in es and "Win / apostado %" in es and "-270,00" in es
+    assert '<tr class="total' in es and "Resultado / apostado %" in es and "-270,00" in es
 
 
 def test_a_month_without_activity_is_a_nil_return(roulette, tmp_path):
