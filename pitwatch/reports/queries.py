@@ -33,14 +33,15 @@ ORDER BY game, table_id
 
 DAYS_OPEN_SQL = f"""
 SELECT table_id, uniqExact(gaming_day)
-FROM (SELECT table_id, gaming_day FROM pitwatch.settlements FINAL WHERE {_IN_MONTH}
+FROM (SELECT table_id, gaming_day FROM pitwatch.table_hourly WHERE {_IN_MONTH}
+      GROUP BY table_id, gaming_day HAVING sum(bets) > 0
       UNION ALL
       SELECT table_id, gaming_day FROM pitwatch.movements FINAL WHERE kind = 'anticipo' AND {_IN_MONTH})
 GROUP BY table_id
 """
-"""Gaming days on which each table played (a settlement of a round ended that day) or opened (the
-``table_opened`` event records its anticipo): a table opened once and playing through 06:00 Madrid
-is open on both gaming days."""
+"""Gaming days on which each table played (a bet settled in a round ended that day: ``table_hourly``'s
+bets, not the far larger ``settlements``) or opened (the ``table_opened`` event records its
+anticipo): a table opened once and playing through 06:00 Madrid is open on both gaming days."""
 
 MONTHS_SQL = f"""
 SELECT toYYYYMM(gaming_day) AS m, game, {_SUMS}
