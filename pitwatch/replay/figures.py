@@ -152,6 +152,7 @@ class Figures(WinBand):
 
     @property
     def has_theoretical(self) -> bool:
+        """False for a player-against-player game (:data:`PEER_GAMES`): no theoretical win."""
         return not is_peer(self.game)
 
     def theoretical_cells(self) -> tuple[str, str, str]:

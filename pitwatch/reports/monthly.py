@@ -134,10 +134,12 @@ class FigureLine(WinBand):
 
     @property
     def has_theoretical(self) -> bool:
+        """Whether the line holds a house-banked game (else no theoretical win, σ or band)."""
         return self.has_banked
 
     @property
     def banked_win(self) -> Decimal:
+        """The house-banked games' win (euros): what the theoretical win is compared with."""
         return self.win - self.peer_win
 
     @property
