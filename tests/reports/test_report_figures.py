@@ -196,9 +196,10 @@ def test_a_month_without_activity_is_a_nil_return(roulette, tmp_path):
     for casino in ("gal-acc", "gal-nope"):
         out = tmp_path / casino
         res = CliRunner().invoke(app, ["report", "monthly", "--casino", casino, "--month", "2026-10",
-                                       "--warehouse", roulette, "--out", str(out), "--format", "html,csv"])
+                                       "--warehouse", roulette, "--out", str(out)])
         assert res.exit_code == 0, res.output
         page = (out / f"{casino}-2026-10.html").read_text()
+        assert (out / f"{casino}-2026-10.pdf").read_bytes().startswith(b"%PDF")
         assert "Declaración negativa" in page and "sin actividad" in page
         with (out / f"{casino}-2026-10-summary.csv").open(newline="") as fh:
             summary = dict(csv.reader(fh))
