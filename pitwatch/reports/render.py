@@ -114,6 +114,19 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("pitwatch.reports", "templ
                           autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
 
 
+def table_details(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """One entry per table of the report's data ``d`` (:meth:`MonthlyReport.data`), in the order of its
+    figures, then the tables with limits only: ``table_id``, ``game``, ``limits`` (its rows of
+    ``d["limits"]``). The page gives each its own section."""
+    out: dict[str, dict[str, Any]] = {t["label"]: {"table_id": t["label"], "game": t["game"], "limits": []}
+                                      for t in d["tables"]}
+    for x in d["limits"]:
+        entry = out.setdefault(x["table_id"], {"table_id": x["table_id"], "game": x["game"], "limits": []})
+        entry["game"] = entry["game"] or x["game"]
+        entry["limits"].append(x)
+    return list(out.values())
+
+
 def render_html(report: MonthlyReport, lang: str = "es") -> str:
     """The report as one HTML page in ``lang`` (``es`` or ``en``; ``ValueError`` otherwise)."""
     lab = labels(lang)
@@ -121,7 +134,7 @@ def render_html(report: MonthlyReport, lang: str = "es") -> str:
     name = namer(lang)
     charts = {"win": win_chart(d["daily"], lab["chart_win"], lambda g: name("game", g), (lab["win"], lab["theo_short"])),
               "alerts": alerts_chart(d["alerts"]["per_day"], lab["chart_alerts"])}
-    return _ENV.get_template("monthly.html.j2").render(
+    return _ENV.get_template("monthly.html.j2").render(details=table_details(d),
         d=d, digest=report.digest, L=lab, lang=lang, money=money_format(lang), count=count_format(lang),
         name=name, charts=charts, open_shown=OPEN_SHOWN)
 
@@ -156,5 +169,6 @@ def write_report(report: MonthlyReport, out: Path, formats: tuple[str, ...] = FO
     return paths
 
 
-__all__ = ["CSV_FILES", "FORMATS", "OPEN_SHOWN", "count_format", "money_format", "render_html", "write_csv", "write_pdf",
+__all__ = ["CSV_FILES", "FORMATS", "OPEN_SHOWN", "count_format", "money_format", "render_html", "table_details",
+           "write_csv", "write_pdf",
            "write_report"]

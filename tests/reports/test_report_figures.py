@@ -243,6 +243,8 @@ def test_limits_in_force_and_their_breaches(roulette, tmp_path):
         assert len(list(csv.DictReader(fh))) == 3
     page = (tmp_path / "gal-acc-2026-11.html").read_text()
     assert "Límites en vigor" in page and "10,00" in page and "Apuesta por encima del máximo" in page
+    section = page.split('<section class="table-detail" id="detail-RF-ACC">', 1)[1].split("</section>", 1)[0]
+    assert "Ruleta francesa" in section and section.count("<tr>") == 4  # the header and the three limits
 
 
 def test_the_spanish_edition_translates_codes_and_formats_counts(roulette):
