@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
-from decimal import Decimal
 from pathlib import Path
 from typing import Optional
 
@@ -430,7 +429,8 @@ def figures(
     fmt: str = typer.Option("text", "--format", help="text or json (JSON Lines)"),
 ):
     """Drop, handle, win, hold %, theoretical win with σ and the win's deviation in σ (outside
-    ±1.96: outside the 95% band), fills, credits and tips per table and gaming day
+    ±1.96: outside the 95% band; none for poker, chemin de fer and dos paños, whose rake, cagnotte
+    and session fees are shown instead), fills, credits and tips per table and gaming day
     (Europe/Madrid, from 06:00) or per UTC hour: from the warehouse, or from a file of events
     (the same figures, computed by a local replay)."""
     from rich.table import Table
@@ -458,15 +458,16 @@ def figures(
             typer.echo(json.dumps(f.to_json_dict(), ensure_ascii=False))
         return
     t = Table("gaming day" if by == "day" else "hour (UTC)", "table", "bets", "drop €", "handle €", "win €",
-              "hold %", "win/handle %", "theo win €", "σ €", "dev σ", "fills €", "credits €", "tips €",
+              "hold %", "win/handle %", "theo win €", "σ €", "dev σ", "rake+fees €", "fills €", "credits €", "tips €",
               title="table figures", caption="hold % = win / drop; dev σ = (win - theo win) / σ, "
-              "outside ±1.96 = outside the 95% band; gaming day from 06:00 Europe/Madrid")
+              "outside ±1.96 = outside the 95% band; gaming day from 06:00 Europe/Madrid; poker, chemin de "
+              "fer, dos paños: no theo win (players against each other), the house's rake, cagnotte and fees")
     for f in rows:
         when = f.gaming_day.isoformat() if f.hour is None else f"{f.hour:%Y-%m-%d %H:00}"
         pct = [("—" if x is None else f"{x}") for x in (f.hold_percent, f.win_percent_of_handle)]
         t.add_row(when, f.table_id, str(f.bets), f"{f.drop:,}", f"{f.handle:,}", f"{f.win:,}", *pct,
-                  f"{f.theoretical_win.quantize(Decimal('0.01')):,}", f"{f.theoretical_sd:,}",
-                  "—" if f.deviation_sd is None else f"{f.deviation_sd}", f"{f.fills:,}", f"{f.credits:,}", f"{f.tips:,}")
+                  *f.theoretical_cells(), f"{f.rake + f.session_fees:,}", f"{f.fills:,}", f"{f.credits:,}",
+                  f"{f.tips:,}")
     console.print(t if rows else "no figures")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 import matplotlib
 
@@ -31,18 +31,24 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg"):]  # drop the XML prolog and DOCTYPE: the SVG goes inline
 
 
-def win_chart(daily: list[dict[str, Any]], title: str) -> str:
+def win_chart(daily: list[dict[str, Any]], title: str, game_name: Callable[[str], str] = str,
+              words: tuple[str, str] = ("win", "theo")) -> str:
     """SVG of win (solid) and theoretical win (dashed) per gaming day and game; ``daily`` rows have
-    ``gaming_day`` (ISO date), ``game``, ``win`` and ``theoretical_win`` (euro strings)."""
+    ``gaming_day`` (ISO date), ``game``, ``win`` and ``theoretical_win`` (euro strings; ``None`` for
+    a player-against-player game: no dashed line). ``game_name`` and ``words`` (win, theoretical)
+    give the legend's words."""
     fig, ax = plt.subplots(figsize=(7.0, 2.8))
     days = sorted({r["gaming_day"] for r in daily})
     for i, game in enumerate(sorted({r["game"] for r in daily})):
         rows = {r["gaming_day"]: r for r in daily if r["game"] == game}
         xs = [d for d in days if d in rows]
         color = f"C{i}"
-        ax.plot(xs, [float(Decimal(rows[d]["win"])) for d in xs], marker="o", color=color, label=f"{game}: win")
-        ax.plot(xs, [float(Decimal(rows[d]["theoretical_win"])) for d in xs], linestyle="--", marker="x", color=color,
-                label=f"{game}: theo")
+        ax.plot(xs, [float(Decimal(rows[d]["win"])) for d in xs], marker="o", color=color,
+                label=f"{game_name(game)}: {words[0]}")
+        theo = [d for d in xs if rows[d]["theoretical_win"] is not None]
+        if theo:
+            ax.plot(theo, [float(Decimal(rows[d]["theoretical_win"])) for d in theo], linestyle="--", marker="x",
+                    color=color, label=f"{game_name(game)}: {words[1]}")
     ax.axhline(0, color="#888", linewidth=0.6)
     ax.set_title(title)
     ax.set_ylabel("€")

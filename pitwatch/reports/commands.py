@@ -23,15 +23,17 @@ def monthly_cmd(
     warehouse: Optional[str] = typer.Option(None, "--warehouse", envvar="PITWATCH_WAREHOUSE",
                                             help="chdb:///path or clickhouse://host:9000/db."),
 ):
-    """Write the monthly report of CASINO: per table and game (drop, handle, win, hold %,
-    theoretical win with σ and the 95% band, commissions and cagnotte, tips, fills, credits, float
-    differences), the previous three months and the year to date with the gross gaming income,
-    the alerts by kind and disposition with response times, and a front page with the ruleset
-    versions, the source events and the SHA-256 of the report data. The CSV columns are described
-    in docs/monthly-report.md."""
+    """Write the monthly report of CASINO: per table and game and their total (drop, handle, win,
+    hold % and win / handle, theoretical win with σ and the 95% band, commissions and cagnotte, tips,
+    fills, credits, float differences, limit breaches; for poker, chemin de fer and dos paños the
+    rake, cagnotte and session fees instead of a theoretical win), the limits in force, the previous
+    three months and the year to date with the gross gaming income, the alerts by kind and
+    disposition with response times, and a front page with the ruleset versions, the source events
+    and the SHA-256 of the report data. A month without activity gives a nil return. The CSV
+    columns are described in docs/monthly-report.md."""
     from pitwatch.cli_support import settings
     from pitwatch.reports.labels import LANGS
-    from pitwatch.reports.monthly import build_monthly, month_days
+    from pitwatch.reports.monthly import build_monthly, casino_seen, month_days
     from pitwatch.reports.render import FORMATS, write_report
     from pitwatch.warehouse import WarehouseError, open_warehouse
 
@@ -50,10 +52,15 @@ def monthly_cmd(
         with console.status(f"reading {casino} {month} from the warehouse"):
             with open_warehouse(cfg.warehouse_url) as wh:
                 report = build_monthly(wh, casino, month)
+                seen = casino_seen(wh, casino)
     except (WarehouseError, ValueError) as exc:
         fail(f"cannot read the report's data from {cfg.warehouse_url}: {exc}")
-    if not report.tables and report.events["count"] == 0:
-        fail(f"no figures and no events for casino {casino!r} in {month}: check --casino and --month", 1)
+    if report.nil_return:
+        console.print(f"no activity for casino {casino} in {month}: writing a nil return", highlight=False,
+                      soft_wrap=True)
+        if not seen:
+            console.print(f"[yellow]warning:[/] the warehouse has never seen casino {casino!r}: check --casino", soft_wrap=True,
+                          highlight=False)
     try:
         with console.status("writing " + ", ".join(chosen)):
             paths = write_report(report, out, chosen, lang)

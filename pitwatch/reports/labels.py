@@ -1,11 +1,16 @@
 """The monthly report's words in Spanish (the default: the regulator's language) and English.
 
-:data:`LABELS` maps a key to its ``(es, en)`` text; :func:`labels` gives one language's mapping. The
+:data:`LABELS` maps a key to its ``(es, en)`` text; :func:`labels` gives one language's mapping.
+:data:`NAMES` gives the words of the codes the data carries (games, alert kinds, severities, states
+and dispositions, jurisdictions); :func:`namer` looks them up in one language (an unknown code is
+shown as it is). The
 CSV files keep English snake_case column names in both languages (a spreadsheet's import does not
 change with the reader's language); their meaning is documented in ``docs/monthly-report.md``.
 """
 
 from __future__ import annotations
+
+from typing import Any, Callable
 
 LANGS = ("es", "en")
 
@@ -35,19 +40,50 @@ LABELS: dict[str, tuple[str, str]] = {
     "days_note": ("Días abierta de un juego: días de mesa (suma de sus mesas).",
                   "A game's days open are table-days (the sum over its tables)."),
     "bets": ("Apuestas", "Bets"),
-    "drop": ("Drop", "Drop"),
+    "drop": ("Efectivo cambiado (drop)", "Drop"),
     "handle": ("Apostado (handle)", "Handle"),
-    "win": ("Win", "Win"),
-    "hold_percent": ("Hold %", "Hold %"),
-    "theoretical_win": ("Win teórico", "Theoretical win"),
+    "win": ("Resultado (win)", "Win"),
+    "hold_percent": ("Retención % (hold)", "Hold %"),
+    "theoretical_win": ("Resultado teórico", "Theoretical win"),
     "sd": ("σ", "σ"),
     "deviation_sd": ("Desviación (σ)", "Deviation (σ)"),
     "band": ("Banda 95 %", "95% band"),
     "outside_band": ("fuera de la banda del 95 %", "outside the 95% band"),
-    "commission": ("Comisiones y cagnotte", "Commissions and cagnotte"),
+    "commission": ("Comisiones, rake y cagnotte", "Commissions, rake and cagnotte"),
+    "win_per_handle": ("Resultado / apostado %", "Win / handle %"),
+    "session_fees": ("Cuotas de sesión", "Session fees"),
+    "revenue_check": ("Resultado − (rake + cagnotte)", "Win − (rake + cagnotte)"),
+    "peer_note": ("Juegos de círculo (póquer en círculo, chemin de fer, bacará a dos paños): las personas "
+                  "juegan entre sí y el casino no participa en el juego (004 L82-L89); no se da resultado "
+                  "teórico, σ ni banda. Su ingreso es el rake, la cagnotte y las cuotas de sesión (columna "
+                  "«Comisiones, rake y cagnotte»), y «Resultado − (rake + cagnotte)» debe ser 0,00: lo que las "
+                  "apuestas dejaron a la casa es lo que entró en la cagnotte. En un total, el resultado teórico y "
+                  "la desviación son los de los juegos de contrapartida.",
+                  "Player-against-player games (póquer en círculo, chemin de fer, bacará a dos paños): the "
+                  "players play against each other and the casino takes no part (004 L82-L89); no theoretical "
+                  "win, σ or band is given. Their revenue is the rake, the cagnotte and the session fees (column "
+                  "«Commissions, rake and cagnotte»), and «Win − (rake + cagnotte)» must be 0.00: what the bets "
+                  "left with the house is what went into the cagnotte. In a total, the theoretical win and the "
+                  "deviation are those of the house-banked games."),
+    "limit_breaches": ("Infracciones de límites", "Limit breaches"),
+    "limits": ("Límites en vigor e infracciones", "Limits in force and breaches"),
+    "min_bet": ("Mínimo", "Minimum"),
+    "max_bet": ("Máximo", "Maximum"),
+    "in_force_from": ("En vigor desde (UTC)", "In force from (UTC)"),
+    "below_minimum": ("Por debajo del mínimo", "Below the minimum"),
+    "above_maximum": ("Por encima del máximo", "Above the maximum"),
+    "limits_note": ("Límites fijados en la apertura de la mesa o en un cambio de límites; cada infracción "
+                    "cuenta con los límites vigentes cuando se detectó.",
+                    "Limits set at the table's opening or by a limits change; each breach counts under the "
+                    "limits in force when it was detected."),
+    "nil_return": ("Declaración negativa", "Nil return"),
+    "nil_return_text": ("El casino {casino} no tuvo actividad de juegos de mesa en {month}: sin mesas abiertas, "
+                        "sin apuestas y sin eventos registrados (sin actividad).",
+                        "Casino {casino} had no table-games activity in {month}: no table open, no bet and no "
+                        "event recorded (no activity)."),
     "tips": ("Propinas", "Tips"),
-    "fills": ("Fills", "Fills"),
-    "credits": ("Credits", "Credits"),
+    "fills": ("Reposiciones (fills)", "Fills"),
+    "credits": ("Retiradas (credits)", "Credits"),
     "float_difference": ("Dif. de anticipo", "Float diff."),
     "periods": ("Mes, tres meses anteriores y año", "Month, previous three months and year"),
     "period": ("Periodo", "Period"),
@@ -74,10 +110,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "rejected": ("Mensajes rechazados", "Rejected messages"),
     "quarantined": ("Eventos en cuarentena", "Quarantined events"),
     "charts": ("Gráficos", "Charts"),
-    "chart_win": ("Win diario frente al teórico, por juego (€)", "Daily win vs theoretical, by game (€)"),
+    "chart_win": ("Resultado diario frente al teórico, por juego (€)", "Daily win vs theoretical, by game (€)"),
     "chart_alerts": ("Alertas por día de juego", "Alerts per gaming day"),
     "none": ("ninguno", "none"),
     "total": ("Total", "Total"),
+    "theo_short": ("teórico", "theo"),
     "band_note": ("σ: raíz de la suma de las varianzas de las apuestas según su reglamento; fuera de ±1,96 σ "
                   "el resultado queda fuera de la banda del 95 %.",
                   "σ: square root of the sum of the bets' variances under their ruleset; beyond ±1.96 σ the "
@@ -85,6 +122,59 @@ LABELS: dict[str, tuple[str, str]] = {
     "generated_by": ("Generado por pitwatch a partir del almacén de datos.", "Generated by pitwatch from the warehouse."),
 }
 """Every label, ``key -> (es, en)``."""
+
+NAMES: dict[str, dict[str, tuple[str, str]]] = {
+    "game": {
+        "french_roulette": ("Ruleta francesa", "French roulette"),
+        "blackjack": ("Black jack", "Blackjack"),
+        "punto_banca": ("Punto y banca", "Punto banco"),
+        "poker": ("Póquer en círculo", "Circle poker"),
+        "chemin_de_fer": ("Chemin de fer", "Chemin de fer"),
+        "bacara_dos_panos": ("Bacará a dos paños", "Baccarat à deux tableaux"),
+    },
+    "kind": {
+        "payout_discrepancy": ("Pago incorrecto", "Payout discrepancy"),
+        "unknown_bet_settled": ("Pago de una apuesta inexistente", "Unknown bet settled"),
+        "bet_below_minimum": ("Apuesta por debajo del mínimo", "Bet below the minimum"),
+        "bet_above_maximum": ("Apuesta por encima del máximo", "Bet above the maximum"),
+        "invalid_bet": ("Apuesta no válida", "Invalid bet"),
+        "past_posting": ("Apuesta tardía (past posting)", "Past posting"),
+        "dealer_misdraw": ("Error de reparto del croupier", "Dealer misdraw"),
+        "illegal_decision": ("Decisión no permitida", "Illegal decision"),
+        "spin_direction": ("Sentido de giro incorrecto", "Spin direction"),
+        "procedure": ("Infracción de procedimiento", "Procedure"),
+        "sequence_gap": ("Hueco en la secuencia de eventos", "Sequence gap"),
+        "duplicate_event": ("Evento duplicado", "Duplicate event"),
+        "rejected_event": ("Evento rechazado", "Rejected event"),
+        "table_quarantined": ("Mesa en cuarentena", "Table quarantined"),
+        "quarantine_released": ("Cuarentena levantada", "Quarantine released"),
+        "float_discrepancy": ("Descuadre del anticipo", "Float discrepancy"),
+        "dealer_player_collusion": ("Connivencia croupier-jugador", "Dealer-player collusion"),
+        "rake_discrepancy": ("Descuadre del rake o la cagnotte", "Rake discrepancy"),
+        "prohibited_play": ("Juego prohibido", "Prohibited play"),
+        "chip_dumping": ("Traspaso de fichas (chip dumping)", "Chip dumping"),
+        "soft_play": ("Juego blando concertado (soft play)", "Soft play"),
+        "whipsaw": ("Acoso concertado (whipsaw)", "Whipsaw"),
+        "association": ("Asociación entre jugadores", "Association"),
+    },
+    "severity": {
+        "critical": ("crítica", "critical"), "high": ("alta", "high"), "medium": ("media", "medium"),
+        "low": ("baja", "low"),
+    },
+    "state": {
+        "open": ("abierta", "open"), "acknowledged": ("reconocida", "acknowledged"),
+        "escalated": ("elevada", "escalated"), "closed": ("cerrada", "closed"),
+        "confirmed_violation": ("infracción confirmada", "confirmed violation"),
+        "dealer_error_corrected": ("error del croupier corregido", "dealer error corrected"),
+        "false_positive": ("falso positivo", "false positive"), "duplicate": ("duplicada", "duplicate"),
+        "referred": ("remitida", "referred"), "None": ("sin resolución", "no disposition"),
+    },
+    "jurisdiction": {
+        "galicia": ("Galicia", "Galicia"), "andalucia": ("Andalucía", "Andalusia"),
+        "asturias": ("Asturias", "Asturias"),
+    },
+}
+"""The words of the data's codes per kind of code: ``kind -> code -> (es, en)``."""
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -95,4 +185,22 @@ def labels(lang: str) -> dict[str, str]:
     return {k: v[i] for k, v in LABELS.items()}
 
 
-__all__ = ["LABELS", "LANGS", "labels"]
+def namer(lang: str) -> Callable[[str, Any], str]:
+    """``name(kind, code)`` in ``lang``: the word of ``code`` among :data:`NAMES` ``[kind]`` (a state
+    ``closed: <disposition>`` as «cerrada: <its word>»), or the code itself when it has none. Raises
+    ``ValueError`` for another language."""
+    if lang not in LANGS:
+        raise ValueError(f"--lang must be es or en, not {lang!r}")
+    i = LANGS.index(lang)
+
+    def name(kind: str, code: Any) -> str:
+        text = "" if code is None else str(code)
+        if kind == "state" and ": " in text:
+            head, tail = text.split(": ", 1)
+            return f"{name('state', head)}: {name('state', tail)}"
+        words = NAMES[kind].get(text)
+        return text if words is None else words[i]
+    return name
+
+
+__all__ = ["LABELS", "LANGS", "NAMES", "labels", "namer"]

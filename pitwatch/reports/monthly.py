@@ -4,13 +4,25 @@
 gaming days (Europe/Madrid, from 06:00: :func:`pitwatch.detectors.figures.gaming_day`) dated in
 it. Its sections:
 
-- **tables** and **games**: days open, bets, drop, handle, win, hold % (win / drop), theoretical win
-  and σ (the square root of the sum of the bets' variances, :func:`pitwatch.rules.edges.bet_variance`),
-  the win's deviation in σ and its 95% band (theoretical win ± 1.96 σ), commissions (with the
-  cagnotte: both are the house's take, :mod:`pitwatch.rules.accounting`), tips, fills, credits, chips
-  cashed, and the float reconciliation differences (the ``float_discrepancy`` alerts' amounts);
+- **tables** and **games**, and their **total**: days open (gaming days the table opened or played),
+  bets, drop, handle, win, hold % (win / drop) and win / handle, theoretical win and σ (the square
+  root of the sum of the bets' variances, :func:`pitwatch.rules.edges.bet_variance`), the win's
+  deviation in σ and its 95% band (theoretical win ± 1.96 σ), commissions (with the cagnotte: both
+  are the house's take, :mod:`pitwatch.rules.accounting`), tips, fills, credits, chips cashed, the
+  float reconciliation differences (the ``float_discrepancy`` alerts' amounts) and the limit
+  breaches (``bet_below_minimum`` and ``bet_above_maximum`` alerts);
+- **player-against-player games** (:data:`~pitwatch.replay.figures.PEER_GAMES`: póquer en círculo,
+  chemin de fer, bacará a dos paños; 004 L82-L89): the house plays no hand, so no theoretical win, σ
+  or band; their commissions-and-cagnotte column is the house's revenue, rake + cagnotte (the
+  ``rake_taken`` amounts) + session fees (``session_fee_taken``), and ``revenue_check`` = win -
+  (rake + cagnotte) must be 0.00 (what the bets left with the house is what went into the cagnotte).
+  A line mixing both kinds (a total) gives the theoretical win of its house-banked games, and its
+  deviation compares their win only;
 - **periods**: the month, the three before it and the year to date, with the gross gaming income
-  (the tax base: the win, commissions included) of the year to date;
+  (the tax base: the win, commissions included, plus the poker session fees) of the year to date;
+- **limits**: the limits in force per table and the breaches under each (:mod:`pitwatch.reports.limits`);
+- **nil return**: a month without figures or events is a report saying so (``nil_return``), not an
+  error;
 - **alerts**: by kind and by disposition as they stood at the end of the month's last gaming day
   (the actions taken before it, folded by :mod:`pitwatch.lifecycle.state`), the alerts still open
   then that were more than 7 days old, the median times to acknowledge and to close, and the
@@ -20,8 +32,11 @@ it. Its sections:
   the report's data as canonical JSON (:meth:`MonthlyReport.data`), so a regulator can have it
   re-derived and compared.
 
-Euros are ``Decimal`` (2 places; theoretical win 2 places here), times UTC. Everything is a function
-of the warehouse's rows: the same warehouse gives the same report and digest whenever it is built.
+Euros are ``Decimal``, times UTC. Sums are exact (the theoretical win at the warehouse's 4 places)
+and rounded once, to 2 places, when the report's data is given (:meth:`FigureLine.data`), so a figure
+foots to the cent in every file: a game is the exact sum of its tables, the total the exact sum of
+the games, the month's period line the same sum. Everything is a function of the warehouse's rows:
+the same warehouse gives the same report and digest whenever it is built.
 """
 
 from __future__ import annotations
@@ -37,9 +52,10 @@ from zoneinfo import ZoneInfo
 
 from pitwatch.lifecycle.state import fold
 from pitwatch.lifecycle.store import action_of_row
-from pitwatch.replay.figures import WinBand
+from pitwatch.replay.figures import TAKE_EVENTS, WinBand, is_peer
 from pitwatch.replay.formatting import time_json
 from pitwatch.reports import queries as q
+from pitwatch.reports.limits import BREACH_KINDS, limits_in_force
 
 MADRID = ZoneInfo("Europe/Madrid")
 DAY_STARTS = time(6, 0)
@@ -47,8 +63,11 @@ DAY_STARTS = time(6, 0)
 OPEN_TOO_LONG = timedelta(days=7)
 """An alert still open this long after its detection is listed."""
 _CENT = Decimal("0.01")
+_THEO = Decimal("0.0001")
 MONEY = ("drop", "handle", "win", "theoretical_win", "commission", "tips", "fills", "credits", "cashed")
-"""The euro figures of a :class:`FigureLine` (2 places)."""
+"""The euro figures of a :class:`FigureLine` (2 places; the theoretical win kept at 4 until given)."""
+SUMMED = (*MONEY, "theoretical_variance", "float_difference", "rake", "session_fees", "peer_win")
+"""Every summed figure of a :class:`FigureLine`."""
 
 
 def month_days(month: str) -> tuple[date, date]:
@@ -83,9 +102,13 @@ def _utc_ms(ms: int) -> datetime:
 
 @dataclass
 class FigureLine(WinBand):
-    """Summed figures of a table, a game or a period: euros (``Decimal``, 2 places), ``bets`` and
-    ``days_open`` counts, ``theoretical_variance`` in euros² (4 places); hold and the 95% band from
-    :class:`~pitwatch.replay.figures.WinBand`."""
+    """Summed figures of a table, a game, the total or a period: euros (``Decimal``, 2 places; the
+    theoretical win 4), ``bets``, ``days_open`` and ``limit_breaches`` counts, ``theoretical_variance``
+    in euros² (4 places); hold, win / handle and the 95% band from
+    :class:`~pitwatch.replay.figures.WinBand`. ``rake`` (rake and cagnotte) and ``session_fees`` are
+    the player-against-player games' (also counted in ``commission``); ``peer_win`` their win;
+    ``has_banked`` / ``has_peer`` whether the line holds house-banked / player-against-player games:
+    its theoretical figures cover the house-banked ones only (none without)."""
 
     label: str
     game: str = ""
@@ -102,18 +125,59 @@ class FigureLine(WinBand):
     credits: Decimal = Decimal("0.00")
     cashed: Decimal = Decimal("0.00")
     float_difference: Decimal = Decimal("0.00")
+    rake: Decimal = Decimal("0.00")
+    session_fees: Decimal = Decimal("0.00")
+    peer_win: Decimal = Decimal("0.00")
+    limit_breaches: int = 0
+    has_banked: bool = False
+    has_peer: bool = False
+
+    @property
+    def has_theoretical(self) -> bool:
+        """Whether the line holds a house-banked game (else no theoretical win, σ or band)."""
+        return self.has_banked
+
+    @property
+    def banked_win(self) -> Decimal:
+        """The house-banked games' win (euros): what the theoretical win is compared with."""
+        return self.win - self.peer_win
+
+    @property
+    def revenue_check(self) -> Decimal | None:
+        """Player-against-player games: win - (rake + cagnotte), euros (0.00 when the bets left with
+        the house exactly what went into the cagnotte); ``None`` without such a game."""
+        return self.peer_win - self.rake if self.has_peer else None
 
     def add(self, other: FigureLine) -> None:
         """Add ``other``'s counts and sums to this line."""
-        for name in ("days_open", "bets", *MONEY, "theoretical_variance", "float_difference"):
+        for name in ("days_open", "bets", "limit_breaches", *SUMMED):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.has_banked |= other.has_banked
+        self.has_peer |= other.has_peer
+
+    def add_take(self, name: str, amount: Decimal) -> None:
+        """Add a player-against-player game's ``rake`` or ``session_fees`` (euros), which is also the
+        house's commission."""
+        setattr(self, name, getattr(self, name) + amount)
+        self.commission += amount
+        self.has_peer = True
 
     def data(self) -> dict[str, Any]:
-        """JSON-ready: euros as strings, derived figures included."""
-        d = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in asdict(self).items()}
-        low, high = self.band
-        d.update(hold_percent=_text(self.hold_percent), sd=str(self.theoretical_sd), deviation_sd=_text(self.deviation_sd),
-                 band_low=str(low), band_high=str(high), outside_band=self.outside_band)
+        """JSON-ready: euros as strings (2 places, rounded here once), derived figures included;
+        ``None`` for what the line has not (the theoretical figures of player-against-player games,
+        the revenue check of house-banked ones)."""
+        d = {k: (str(v.quantize(_CENT)) if isinstance(v, Decimal) else v) for k, v in asdict(self).items()
+             if k not in ("has_banked", "has_peer", "peer_win")}
+        d["theoretical_variance"] = str(self.theoretical_variance)
+        band = self.band
+        theo = self.has_theoretical
+        d.update(hold_percent=_text(self.hold_percent), win_per_handle=_text(self.win_percent_of_handle),
+                 theoretical_win=d["theoretical_win"] if theo else None,
+                 theoretical_variance=d["theoretical_variance"] if theo else None,
+                 sd=_text(self.theoretical_sd), deviation_sd=_text(self.deviation_sd),
+                 band_low=None if band is None else str(band[0]), band_high=None if band is None else str(band[1]),
+                 outside_band=self.outside_band, peer=self.has_peer and not self.has_banked,
+                 revenue_check=_text(self.revenue_check))
         return d
 
 
@@ -122,14 +186,19 @@ def _text(v: Decimal | None) -> str | None:
 
 
 def _figures(label: str, game: str, row: Iterable[Any]) -> FigureLine:
-    f = FigureLine(label, game)
+    """A line of ``game``'s summed figures ``row`` (in :data:`~pitwatch.reports.queries.FIGURES`
+    order); a player-against-player game's stored theoretical figures are dropped."""
+    peer = is_peer(game)
+    f = FigureLine(label, game, has_banked=not peer, has_peer=peer)
     for name, v in zip(q.FIGURES, row):
         if name == "bets":
             f.bets = int(v)
-        elif name == "theoretical_variance":
-            f.theoretical_variance = _dec(v, Decimal("0.0001"))
+        elif name in ("theoretical_win", "theoretical_variance"):
+            setattr(f, name, Decimal("0.0000") if peer else _dec(v, _THEO))
         else:
             setattr(f, name, _dec(v))
+    if peer:
+        f.peer_win = f.win
     return f
 
 
@@ -167,6 +236,13 @@ class MonthlyReport:
     rulesets: list[dict[str, Any]]
     events: dict[str, Any]
     daily: list[dict[str, Any]]
+    total: FigureLine = field(default_factory=lambda: FigureLine("total"))
+    limits: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def nil_return(self) -> bool:
+        """Whether the month had no activity: no figures and no stored event (a nil return)."""
+        return not self.tables and self.events["count"] == 0
 
     def data(self) -> dict[str, Any]:
         """The report's data as JSON-ready values (what :attr:`digest` hashes)."""
@@ -176,8 +252,9 @@ class MonthlyReport:
         return {
             "casino_id": self.casino_id, "month": self.month, "first_gaming_day": self.first_day.isoformat(),
             "last_gaming_day": self.last_day.isoformat(), "as_of": time_json(self.as_of),
-            "tables": [f.data() for f in self.tables], "games": [f.data() for f in self.games],
-            "periods": [f.data() for f in self.periods],
+            "nil_return": self.nil_return, "tables": [f.data() for f in self.tables],
+            "games": [f.data() for f in self.games], "total": self.total.data(),
+            "periods": [f.data() for f in self.periods], "limits": self.limits,
             "gross_gaming_income_ytd": str(self.gross_gaming_income_ytd), "alerts": alerts,
             "rulesets": self.rulesets, "events": self.events, "daily": self.daily,
         }
@@ -200,27 +277,59 @@ def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
     tables = [_figures(r[0], r[1], r[2:]) for r in wh.query(q.TABLES_SQL, p)]
     for t in tables:
         t.days_open = int(days_open.get(t.label, 0))
-    alerts = _alerts(wh, p, first, as_of, tables)
+    start = min(date(first.year, 1, 1), _months_back(first, 3))
+    takes = wh.query(q.TAKES_SQL, {"casino": casino_id, "first": start, "last": last})
+    by_label = {t.label: t for t in tables}
+    for table, game, m, kind, amount, n in takes:
+        if int(m) == first.year * 100 + first.month:
+            line = by_label.get(table)
+            if line is None:  # a cagnotte with no settlement or movement of the table in the month
+                line = by_label[table] = FigureLine(table, game, has_peer=True)
+                tables.append(line)
+            line.add_take(TAKE_EVENTS[kind], Decimal(amount or "0") * int(n))
+    tables.sort(key=lambda t: (t.game, t.label))
+    alert_rows = wh.query(q.ALERTS_SQL, p)
+    alerts = _alerts(wh, p, alert_rows, first, as_of, tables)
     games: dict[str, FigureLine] = {}
+    total = FigureLine("total")
     for t in tables:
         games.setdefault(t.game, FigureLine(t.game, t.game)).add(t)
-    periods, ggr = _periods(wh, casino_id, first, last)
+        total.add(t)
+    periods, ggr = _periods(wh, casino_id, first, last, start, takes)
+    month_start = int(day_start(first).timestamp() * 1000)
+    breaches = [(r[3], r[1], int(r[5]), r[4]) for r in alert_rows if r[1] in BREACH_KINDS and r[6] >= first]
+    limits = [{**{k: v for k, v in row.items() if k != "since"},
+               "in_force_from": None if row["since"] is None else time_json(_utc_ms(row["since"])),
+               "amount": str(row["amount"])}
+              for row in limits_in_force(wh.query(q.LIMITS_SQL, p), breaches, month_start, by_label)]
     rulesets = [{"ruleset_id": r[0], "ruleset_hash": r[1], "jurisdiction": r[2] or "", "bets": int(r[3])}
                 for r in wh.query(q.RULESETS_SQL, p)]
     count, lo, hi = wh.query(q.EVENTS_SQL, p)[0]
     events = {"count": int(count), "first": time_json(_utc_ms(int(lo))) if count else None,
               "last": time_json(_utc_ms(int(hi))) if count else None}
-    daily = [{"gaming_day": d.isoformat(), "game": g, "win": str(_dec(w)), "theoretical_win": str(_dec(t))}
+    daily = [{"gaming_day": d.isoformat(), "game": g, "win": str(_dec(w)),
+              "theoretical_win": None if is_peer(g) else str(_dec(t))}
              for d, g, w, t in wh.query(q.DAILY_SQL, p)]
     return MonthlyReport(casino_id, month, first, last, as_of, tables, sorted(games.values(), key=lambda f: f.game),
-                         periods, ggr, alerts, rulesets, events, daily)
+                         periods, ggr, alerts, rulesets, events, daily, total, limits)
 
 
-def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[FigureLine], Decimal]:
-    """The month, the three before it and the year to date; the year-to-date win (the tax base)."""
-    start = min(date(first.year, 1, 1), _months_back(first, 3))
-    rows = {int(r[0]): _figures(str(r[0]), "", r[1:])
-            for r in wh.query(q.MONTHS_SQL, {"casino": casino_id, "first": start, "last": last})}
+def casino_seen(wh: Any, casino_id: str) -> bool:
+    """Whether the warehouse holds any event of ``casino_id`` (a nil return for a casino id it has
+    never seen is more likely a typo)."""
+    return int(wh.query(q.SEEN_SQL, {"casino": casino_id})[0][0]) > 0
+
+
+def _periods(wh: Any, casino_id: str, first: date, last: date, start: date,
+             takes: list[Any]) -> tuple[list[FigureLine], Decimal]:
+    """The month, the three before it and the year to date; the year-to-date gross gaming income
+    (the tax base: win plus session fees). ``takes``: the :data:`~pitwatch.reports.queries.TAKES_SQL`
+    rows from ``start``."""
+    rows: dict[int, FigureLine] = {}
+    for r in wh.query(q.MONTHS_SQL, {"casino": casino_id, "first": start, "last": last}):
+        rows.setdefault(int(r[0]), FigureLine(str(r[0]))).add(_figures(str(r[0]), str(r[1]), r[2:]))
+    for _table, _game, m, kind, amount, n in takes:
+        rows.setdefault(int(m), FigureLine(str(m))).add_take(TAKE_EVENTS[kind], Decimal(amount or "0") * int(n))
     out = []
     for n in range(4):
         m = _months_back(first, n)
@@ -231,12 +340,13 @@ def _periods(wh: Any, casino_id: str, first: date, last: date) -> tuple[list[Fig
         if key // 100 == first.year and key <= first.year * 100 + first.month:
             ytd.add(f)
     out.append(ytd)
-    return out, ytd.win
+    return out, ytd.win + ytd.session_fees
 
 
-def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: list[FigureLine]) -> AlertsSection:
-    """The alerts section; adds each table's float differences to its line."""
-    rows = wh.query(q.ALERTS_SQL, p)
+def _alerts(wh: Any, p: dict[str, Any], rows: list[Any], first: date, as_of: datetime,
+            tables: list[FigureLine]) -> AlertsSection:
+    """The alerts section of the :data:`~pitwatch.reports.queries.ALERTS_SQL` ``rows``; adds each
+    table's float differences and limit breaches to its line."""
     actions: dict[str, list[Any]] = {}
     for r in wh.rows("alert_actions", q.ACTIONS_WHERE, p):
         actions.setdefault(r["alert_id"], []).append(action_of_row(r))
@@ -269,6 +379,8 @@ def _alerts(wh: Any, p: dict[str, Any], first: date, as_of: datetime, tables: li
             close_min.append(_minutes(status.closed_at - detected))
         if kind == "float_discrepancy" and table_id in floats:
             floats[table_id].float_difference += _dec(amount)
+        if kind in BREACH_KINDS and table_id in floats:
+            floats[table_id].limit_breaches += 1
     sec.by_kind = [{**v, "amount": str(v["amount"])} for _, v in sorted(kinds.items())]
     sec.by_disposition = [{"state": s, "count": n} for s, n in sorted(states.items())]
     sec.per_day = [{"gaming_day": d, "alerts": n} for d, n in sorted(per_day.items())]
@@ -294,4 +406,5 @@ def _open_row(alert_id: str, kind: str, severity: str, table_id: str, detected: 
             "detected_at": time_json(detected), "state": state, "age_days": (as_of - detected).days}
 
 
-__all__ = ["AlertsSection", "FigureLine", "MonthlyReport", "OPEN_TOO_LONG", "build_monthly", "day_start", "month_days"]
+__all__ = ["AlertsSection", "FigureLine", "MonthlyReport", "OPEN_TOO_LONG", "build_monthly", "casino_seen", "day_start",
+           "month_days"]

@@ -10,6 +10,7 @@ with ``sum(...) GROUP BY`` (a SummingMergeTree); base tables with ``FINAL``.
 
 from __future__ import annotations
 
+from pitwatch.replay.figures import json_money_sql as json_money
 from pitwatch.warehouse.migrate import gaming_day_sql
 
 FIGURES = ("bets", "handle", "win", "theoretical_win", "theoretical_variance", "commission", "drop",
@@ -32,20 +33,52 @@ ORDER BY game, table_id
 
 DAYS_OPEN_SQL = f"""
 SELECT table_id, uniqExact(gaming_day)
-FROM pitwatch.movements FINAL
-WHERE kind = 'anticipo' AND {_IN_MONTH}
+FROM (SELECT table_id, gaming_day FROM pitwatch.table_hourly WHERE {_IN_MONTH}
+      GROUP BY table_id, gaming_day HAVING sum(bets) > 0
+      UNION ALL
+      SELECT table_id, gaming_day FROM pitwatch.movements FINAL WHERE kind = 'anticipo' AND {_IN_MONTH})
 GROUP BY table_id
 """
-"""Gaming days on which each table opened (a ``table_opened`` event records its anticipo)."""
+"""Gaming days on which each table played (a bet settled in a round ended that day: ``table_hourly``'s
+bets, not the far larger ``settlements``) or opened (the ``table_opened`` event records its
+anticipo): a table opened once and playing through 06:00 Madrid is open on both gaming days."""
 
 MONTHS_SQL = f"""
-SELECT toYYYYMM(gaming_day) AS m, {_SUMS}
+SELECT toYYYYMM(gaming_day) AS m, game, {_SUMS}
 FROM pitwatch.table_hourly
 WHERE {_IN_MONTH}
-GROUP BY m
-ORDER BY m
+GROUP BY m, game
+ORDER BY m, game
 """
-"""The casino's figures per calendar month of gaming days (for the previous months and the year)."""
+"""The casino's figures per calendar month of gaming days and game (for the previous months and the
+year; the game says whether its theoretical win counts)."""
+
+_EVENT_DAY = gaming_day_sql("occurred_at")
+
+TAKES_SQL = f"""
+SELECT table_id, game, toYYYYMM({_EVENT_DAY}) AS m, type, {json_money('amount')} AS amount,
+       count()
+FROM pitwatch.events_raw FINAL
+WHERE casino_id = %(casino)s AND type IN ('rake_taken', 'session_fee_taken')
+  AND {_EVENT_DAY} >= %(first)s AND {_EVENT_DAY} <= %(last)s
+GROUP BY table_id, game, m, type, amount
+"""
+"""What the croupiers put in the cagnotte (rake and cagnotte: ``rake_taken``; poker's session fees:
+``session_fee_taken``) per table, month of the event's gaming day and amount (text, summed exactly
+by the reader as ``Decimal`` x count: portable, no decimal parsing in SQL)."""
+
+LIMITS_SQL = f"""
+SELECT table_id, game, toInt64(occurred_at) * 1000 + occurred_ms AS t, {json_money('min_bet')},
+       {json_money('max_bet')}
+FROM pitwatch.events_raw FINAL
+WHERE casino_id = %(casino)s AND type IN ('table_opened', 'limits_changed') AND {_EVENT_DAY} <= %(last)s
+ORDER BY table_id, t
+"""
+"""Every table minimum and maximum set (``table_opened``, ``limits_changed``) up to the month's last
+gaming day, in time order per table."""
+
+SEEN_SQL = "SELECT count() FROM pitwatch.events_raw WHERE casino_id = %(casino)s"
+"""How many events of the casino the warehouse holds at all (0: a casino id it has never seen)."""
 
 DAILY_SQL = f"""
 SELECT gaming_day, game, sum(win), sum(theoretical_win)
@@ -103,4 +136,5 @@ WHERE table_id IN (SELECT DISTINCT table_id FROM pitwatch.movements FINAL WHERE 
 """Events of the casino's tables held in quarantine (parked) during the month."""
 
 __all__ = ["ACTIONS_WHERE", "ALERTS_SQL", "ALERT_DAY", "DAILY_SQL", "DAYS_OPEN_SQL", "EVENTS_SQL", "FIGURES",
-           "MONTHS_SQL", "QUARANTINED_SQL", "REJECTED_SQL", "RULESETS_SQL", "TABLES_SQL"]
+           "LIMITS_SQL", "MONTHS_SQL", "QUARANTINED_SQL", "REJECTED_SQL", "RULESETS_SQL", "SEEN_SQL", "TABLES_SQL",
+           "TAKES_SQL"]

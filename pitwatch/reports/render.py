@@ -20,24 +20,26 @@ from typing import Any, Callable
 import jinja2
 
 from pitwatch.reports.charts import alerts_chart, win_chart
-from pitwatch.reports.labels import labels
+from pitwatch.reports.labels import labels, namer
 from pitwatch.reports.monthly import MonthlyReport
 
 FORMATS = ("html", "pdf", "csv")
 OPEN_SHOWN = 25
 """Open alerts older than 7 days listed in the HTML and PDF (the CSV has them all)."""
 
-_FIGURE_COLUMNS = ("days_open", "bets", "drop", "handle", "win", "hold_percent", "theoretical_win", "sd",
-                   "deviation_sd", "band_low", "band_high", "outside_band", "commission", "tips", "fills",
-                   "credits", "cashed", "float_difference")
+_FIGURE_COLUMNS = ("days_open", "bets", "drop", "handle", "win", "hold_percent", "win_per_handle", "theoretical_win",
+                   "sd", "deviation_sd", "band_low", "band_high", "outside_band", "commission", "tips", "fills",
+                   "credits", "cashed", "float_difference", "peer", "rake", "session_fees", "revenue_check",
+                   "limit_breaches")
 
 CSV_FILES: dict[str, tuple[str, ...]] = {
     "summary": ("field", "value"),
     "rulesets": ("ruleset_id", "ruleset_hash", "jurisdiction", "bets"),
     "tables": ("table_id", "game", *_FIGURE_COLUMNS),
     "games": ("game", *_FIGURE_COLUMNS),
-    "periods": ("period", "bets", "drop", "handle", "win", "hold_percent", "theoretical_win", "sd", "deviation_sd",
-                "commission", "tips", "fills", "credits", "cashed"),
+    "periods": ("period", "bets", "drop", "handle", "win", "hold_percent", "win_per_handle", "theoretical_win", "sd",
+                "deviation_sd", "commission", "tips", "fills", "credits", "cashed", "rake", "session_fees"),
+    "limits": ("table_id", "game", "min_bet", "max_bet", "in_force_from", "below_minimum", "above_maximum", "amount"),
     "alerts_by_kind": ("kind", "severity", "count", "amount"),
     "alerts_by_disposition": ("state", "count"),
     "open_alerts_over_7_days": ("alert_id", "kind", "severity", "table_id", "detected_at", "state", "age_days"),
@@ -51,7 +53,8 @@ def _csv_rows(report: MonthlyReport) -> dict[str, list[dict[str, Any]]]:
     d = report.data()
     a = d["alerts"]
     summary = {
-        "casino_id": d["casino_id"], "month": d["month"], "first_gaming_day": d["first_gaming_day"],
+        "casino_id": d["casino_id"], "month": d["month"], "nil_return": d["nil_return"],
+        "first_gaming_day": d["first_gaming_day"],
         "last_gaming_day": d["last_gaming_day"], "alerts_as_of": d["as_of"], "event_count": d["events"]["count"],
         "first_event": d["events"]["first"], "last_event": d["events"]["last"],
         "gross_gaming_income_ytd": d["gross_gaming_income_ytd"], "alerts": a["total"],
@@ -62,9 +65,9 @@ def _csv_rows(report: MonthlyReport) -> dict[str, list[dict[str, Any]]]:
     return {
         "summary": [{"field": k, "value": "" if v is None else v} for k, v in summary.items()],
         "rulesets": d["rulesets"],
-        "tables": [{"table_id": t["label"], **t} for t in d["tables"]],
-        "games": d["games"],
-        "periods": [{"period": p["label"], **p} for p in d["periods"]],
+        "tables": [{"table_id": t["label"], **t} for t in [*d["tables"], d["total"]]],
+        "games": [{**g, "game": g["label"]} for g in [*d["games"], d["total"]]],
+        "periods": [{"period": p["label"], **p} for p in d["periods"]], "limits": d["limits"],
         "alerts_by_kind": a["by_kind"], "alerts_by_disposition": a["by_disposition"],
         "open_alerts_over_7_days": a["open_over_7_days"], "alerts_per_day": a["per_day"], "daily_win": d["daily"],
     }
@@ -85,6 +88,17 @@ def write_csv(report: MonthlyReport, out: Path) -> list[Path]:
     return paths
 
 
+def count_format(lang: str) -> Callable[[Any], str]:
+    """A formatter of whole counts for ``lang``: es ``12.345`` (a dot between thousands, from 1.000 on:
+    the report's tables align them so), en ``12,345``; ``None`` gives an en dash."""
+    def fmt(v: Any) -> str:
+        if v is None:
+            return "–"
+        text = f"{int(v):,}"
+        return text.replace(",", ".") if lang == "es" else text
+    return fmt
+
+
 def money_format(lang: str) -> Callable[[Any], str]:
     """A formatter of euro amounts (``Decimal`` or its string) for ``lang``: es ``1.234,56``,
     en ``1,234.56``; ``None`` gives an en dash."""
@@ -100,14 +114,29 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("pitwatch.reports", "templ
                           autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
 
 
+def table_details(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """One entry per table of the report's data ``d`` (:meth:`MonthlyReport.data`), in the order of its
+    figures, then the tables with limits only: ``table_id``, ``game``, ``limits`` (its rows of
+    ``d["limits"]``). The page gives each its own section."""
+    out: dict[str, dict[str, Any]] = {t["label"]: {"table_id": t["label"], "game": t["game"], "limits": []}
+                                      for t in d["tables"]}
+    for x in d["limits"]:
+        entry = out.setdefault(x["table_id"], {"table_id": x["table_id"], "game": x["game"], "limits": []})
+        entry["game"] = entry["game"] or x["game"]
+        entry["limits"].append(x)
+    return list(out.values())
+
+
 def render_html(report: MonthlyReport, lang: str = "es") -> str:
     """The report as one HTML page in ``lang`` (``es`` or ``en``; ``ValueError`` otherwise)."""
     lab = labels(lang)
     d = report.data()
-    charts = {"win": win_chart(d["daily"], lab["chart_win"]), "alerts": alerts_chart(d["alerts"]["per_day"],
-                                                                                      lab["chart_alerts"])}
-    return _ENV.get_template("monthly.html.j2").render(
-        d=d, digest=report.digest, L=lab, lang=lang, money=money_format(lang), charts=charts, open_shown=OPEN_SHOWN)
+    name = namer(lang)
+    charts = {"win": win_chart(d["daily"], lab["chart_win"], lambda g: name("game", g), (lab["win"], lab["theo_short"])),
+              "alerts": alerts_chart(d["alerts"]["per_day"], lab["chart_alerts"])}
+    return _ENV.get_template("monthly.html.j2").render(details=table_details(d),
+        d=d, digest=report.digest, L=lab, lang=lang, money=money_format(lang), count=count_format(lang),
+        name=name, charts=charts, open_shown=OPEN_SHOWN)
 
 
 def write_pdf(html_text: str, path: Path) -> Path:
@@ -140,5 +169,6 @@ def write_report(report: MonthlyReport, out: Path, formats: tuple[str, ...] = FO
     return paths
 
 
-__all__ = ["CSV_FILES", "FORMATS", "OPEN_SHOWN", "money_format", "render_html", "write_csv", "write_pdf",
+__all__ = ["CSV_FILES", "FORMATS", "OPEN_SHOWN", "count_format", "money_format", "render_html", "table_details",
+           "write_csv", "write_pdf",
            "write_report"]

@@ -12,7 +12,9 @@ events are taken to be valid against the event schema (a malformed one raises).
   is before 06:00. A figure belongs to the month of its gaming day.
 * **drop / cashed / fills / credits / tips**: the ``amount`` of ``chips_bought`` /
   ``chips_cashed`` / ``table_fill`` / ``table_credit`` / ``tip_received``, on the gaming day of
-  that event. **days_open**: distinct gaming days with a ``table_opened``.
+  that event. **days_open**: distinct gaming days on which the table opened (``table_opened``) or
+  played (a ``round_ended`` with at least one wager, voided or not): a table opened once and
+  playing through 06:00 Madrid is open on both gaming days.
 * Every other figure is taken when a round ends (``round_ended``), on its gaming day, over the
   *wagers* of the round: each ``bet_placed`` not withdrawn, each blackjack insurance (wager
   ``<bet_id>/insurance``, stake = its ``amount``) and each roulette bet in prison carried in.
@@ -114,7 +116,8 @@ def fold_month(lines: Iterable[bytes | str], casino_id: str, month: str) -> dict
             rnd["voided"] = True
         elif t == "round_ended":
             del rounds[(table, ev["round_id"])]
-            _settle(rnd, prisoners[table], ev["game"] == "french_roulette", fig)
+            if _settle(rnd, prisoners[table], ev["game"] == "french_roulette", fig):
+                days_open[table].add(day)
 
     for table, fig in out.items():
         fig["days_open"] = sum(1 for d in days_open[table] if month_of(d) == month)
@@ -127,8 +130,9 @@ def _held(initial: Decimal, zeros: int) -> Decimal:
     return (initial / 2 ** (zeros - 1)).quantize(CENT, rounding=ROUND_DOWN)
 
 
-def _settle(rnd: dict[str, Any], jail: dict[str, list[Any]], roulette: bool, fig: dict[str, Any] | None) -> None:
-    """Fold one ended round into ``fig`` (``None``: another month) and the table's prisoners."""
+def _settle(rnd: dict[str, Any], jail: dict[str, list[Any]], roulette: bool, fig: dict[str, Any] | None) -> int:
+    """Fold one ended round into ``fig`` (``None``: another month) and the table's prisoners;
+    returns the round's wagers."""
     # wager id -> (original stake, euros at stake this round, may go/stay in prison, zeros so far)
     wagers = {bid: (s, s * (1 + rnd["extra"][box]) if box is not None else s, spot in SIMPLE_CHANCES, 0)
               for bid, (s, spot, box) in rnd["bets"].items()}
@@ -153,3 +157,4 @@ def _settle(rnd: dict[str, Any], jail: dict[str, list[Any]], roulette: bool, fig
     if fig is not None:
         for k, v in tot.items():
             fig[k] += v
+    return int(tot["bets"])

@@ -66,14 +66,22 @@ def test_fold_equals_pitwatch_on_fault_free_simulation(scenario: str) -> None:
     for ev in raw:
         if ev["type"] == "settlement_recorded":
             commission[(ev["casino_id"], ev["table_id"])] += D(ev["commission"])
+    # days open: the gaming days of each table's openings and ended rounds (a night across 06:00
+    # Madrid on 1 December is open on 30 November and on 1 December)
+    open_days: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for ev in raw:
+        if ev["type"] in ("table_opened", "round_ended"):
+            day = gaming_day(ev["occurred_at"])
+            open_days[(ev["casino_id"], ev["table_id"], month_of(day))].add(day.isoformat())
+    if scenario == "month_boundary":
+        assert any(len(open_days[(c, t, "2026-12")]) == 1 and open_days[(c, t, "2026-11")] for c, t, _ in open_days)
     folded_commission: dict[tuple[str, str], Decimal] = defaultdict(lambda: D("0.00"))
     for (casino, month), tables_ in sorted(expected.items()):
         got = fold_month(lines, casino, month)
         assert sorted(got) == sorted(tables_), (casino, month)
         for table, want in tables_.items():
             assert {k: got[table][k] for k in ("game", *FIGURES)} == want, (casino, month, table)
-            assert got[table]["days_open"] == (1 if month == month_of(gaming_day(start.strftime("%Y-%m-%dT%H:%M:%SZ")))
-                                               else 0)
+            assert got[table]["days_open"] == len(open_days[(casino, table, month)]), (casino, month, table)
             folded_commission[(casino, table)] += got[table]["commission"]
     assert folded_commission == commission
     assert any(v > 0 for v in commission.values())  # punto y banca deductions

@@ -11,8 +11,9 @@ November 2026 (gaming days 06:00-06:00 Madrid; every event falls in gaming days 
   November) = 740.00; handle 100.00; win -270.00; hold -270 / 740 = -36.49 %;
 - theoretical win 0.2703 + 0.2740 + 0.1370 + 0.1370 + 0.6849 = 1.5032 -> 1.50; variance
   3408.0351 + 394.5573 + 2 x 98.6393 + 2465.9832 = 6465.8542 EUR², σ = 80.41; deviation
-  (-270 - 1.5032) / 80.4105 = -3.38 σ, outside the 95% band 1.50 ∓ 1.96 x 80.4105 (157.60):
-  -156.10 .. 159.10 (the per-bet variances are derived in tests/test_accounting.py);
+  (-270 - 1.5032) / 80.4105 = -3.38 σ, outside the 95% band 1.5032 ∓ 1.96 x 80.4105 (157.6046):
+  -156.1014 .. 159.1078, rounded once: -156.10 .. 159.11 (the per-bet variances are derived in
+  tests/test_accounting.py); win / handle -270 / 100 = -270.00 %;
 - tips 5.00, fills 2000.00, credits 1000.00, chips cashed 100.00, commission 0.00;
 - float differences -30.00: session 2's closing count is 30 short (one high float_discrepancy).
 """
@@ -38,8 +39,9 @@ RF_ACC = {
     "label": "RF-ACC", "game": "french_roulette", "days_open": 1, "bets": 6, "drop": "740.00", "handle": "100.00",
     "win": "-270.00", "theoretical_win": "1.50", "theoretical_variance": "6465.8542", "commission": "0.00",
     "tips": "5.00", "fills": "2000.00", "credits": "1000.00", "cashed": "100.00", "float_difference": "-30.00",
-    "hold_percent": "-36.49", "sd": "80.41", "deviation_sd": "-3.38", "band_low": "-156.10", "band_high": "159.10",
-    "outside_band": True,
+    "hold_percent": "-36.49", "win_per_handle": "-270.00", "sd": "80.41", "deviation_sd": "-3.38",
+    "band_low": "-156.10", "band_high": "159.11", "outside_band": True, "peer": False, "revenue_check": None,
+    "rake": "0.00", "session_fees": "0.00", "limit_breaches": 0,
 }
 
 
