@@ -31,7 +31,14 @@ def _filters(day: str, table: str = "table_id") -> str:
         f"(SELECT DISTINCT table_id FROM pitwatch.settlements WHERE {selected('dealer_id', 'dealer')}))"))
 
 
-HOURLY_WHERE = f"$__timeFilter(hour) AND {_filters('gaming_day')}"
+GAMING_DAYS = "$__dateFilter(gaming_day)"
+"""The rows of the gaming days dated within the dashboard's range (its UTC dates, first and last
+included; the dashboards' timezone is UTC): whole gaming days, as ``pitwatch figures --gaming-day``
+and the monthly report choose their rows (``gaming_day`` of ``table_hourly``, of the settlements
+and movements). A range of 20:30-22:00 on 21 Nov selects gaming day 2026-11-21 whole, the hour
+bucket of 20:00 included; a calendar month in UTC selects that month's gaming days, the report's."""
+
+HOURLY_WHERE = f"{GAMING_DAYS} AND {_filters('gaming_day')}"
 
 
 HOURLY = "pitwatch.table_hourly"
@@ -97,7 +104,7 @@ ORDER BY time""", 18, 6),
               highlight="deviation_sd"),
         Panel("Dealers", "table", "table", _band(
             "dealer_id", "pitwatch.settlements FINAL",
-            f"$__timeFilter(settled_at) AND handle > 0 AND {selected('dealer_id', 'dealer')} AND {_filters('gaming_day')}"),
+            f"{GAMING_DAYS} AND {selected('dealer_id', 'dealer')} AND {_filters('gaming_day')}"),
               12, 7, highlight="deviation_sd"),
     ),
     refresh="1m", since="now-7d")

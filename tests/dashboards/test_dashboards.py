@@ -63,8 +63,8 @@ def test_the_dashboard_json_round_trips_through_the_sdk_models(name):
 
 EXPECTED_COLUMNS = {
     "Unacknowledged high-severity alerts": ["alerts"],
-    "Open alerts": ["detected_at", "severity", "state", "age_min", "kind", "table_id", "round_id", "dealer_id",
-                    "amount", "message", "alert_id"],
+    "Open alerts": ["severity", "state", "age_min", "detected_at", "kind", "table_id", "round_id", "player_id",
+                    "dealer_id", "amount_eur", "message", "dossier", "alert_id"],
     "Alerts per interval by kind": ["time", "kind", "alerts"],
     "Tables by open alerts": ["table_id", "open_alerts", "high"],
     "Rejected, parked and skipped messages": ["rejected", "parked", "quarantined_tables", "skipped"],

@@ -91,7 +91,7 @@ def test_every_panel_runs_and_gives_the_sums_of_the_rows(stored, evening_rows):
     assert sum(d["theo_eur"] for d in got["Win against theoretical win per gaming day"]) == pytest.approx(
         sum(h["theo"] for h in hand.values()))
     dealers = got["Dealers"]
-    assert sum(d["bets"] for d in dealers) == sum(1 for s in evening_rows["settlements"] if s["handle"] > 0)
+    assert sum(d["bets"] for d in dealers) == len(evening_rows["settlements"])  # every settlement row, as figures
 
 
 def test_each_variable_narrows_the_rows(stored, evening_rows):
@@ -132,3 +132,46 @@ def test_a_table_with_drop_and_no_bet_yet_shows_with_every_jurisdiction_and_deal
     assert rows["T-ONLY-DROP"][3:6] == (500.0, 0.0, 0.0) and rows["T-ONLY-DROP"][-1] == 0
     picked = stored.query(expand(sql, _ctx(jurisdiction=[one["ruleset_id"].split(".")[1]])))
     assert "T-ONLY-DROP" not in {r[0] for r in picked}
+
+
+def test_a_range_starting_inside_an_hour_selects_the_rows_figures_and_the_report_select(stored):
+    """The issue's defect (GAL-RF-01: drop 1,500 / win -12,412.50 on the dashboard, 5,100 /
+    -5,592.50 in the report and `pitwatch figures`): `pitwatch figures --gaming-day` and the monthly
+    report choose whole gaming days (``table_hourly.gaming_day``), so a range from 20:30 to 22:00 UTC
+    on 21 Nov 2026 (inside gaming day 2026-11-21, Madrid time) must give every table the figures of
+    that gaming day, the 20:00 hour bucket included; the big number and the hold-band alert rule
+    count the tables outside the band among the same rows: a loss of 3,000.00 settled at 20:05 on
+    GAL-RF-01 (win -5,970.00 over the evening, theoretical win 428.40, 1.64 σ below) takes it to
+    -8,970.00, outside its band."""
+    from datetime import date
+
+    from pitwatch.replay.figures import figures_from_warehouse
+
+    from tests.warehouse.rows import settlement
+
+    stored.insert_new("settlements", [settlement(
+        900_001, casino_id="gal-coruna", table_id="GAL-RF-01", game="french_roulette",
+        ruleset_id="french_roulette.galicia", dealer_id="D-GAL-RF-01-01", win=Decimal("-3000.00"),
+        gaming_day=date(2026, 11, 21), settled_at=START + timedelta(minutes=5))])
+    day = figures_from_warehouse(stored, gaming_day=date(2026, 11, 21))
+    assert day and {f.gaming_day for f in day} == {date(2026, 11, 21)}
+    ctx = _ctx()
+    ctx.start, ctx.end = START + timedelta(minutes=30), START + timedelta(hours=2)
+    columns, rows = stored.query_columns(expand(PANELS["Tables: actual against theoretical win"].sql, ctx))
+    got = {r[0]: dict(zip(columns, r)) for r in rows}
+    assert sorted(got) == sorted(f.table_id for f in day)
+    for f in day:
+        t = got[f.table_id]
+        assert (Decimal(str(t["drop_eur"])), Decimal(str(t["win_eur"])), Decimal(str(t["handle_eur"]))) == (
+            f.drop, f.win, f.handle), f.table_id
+    outside = sum(1 for f in day if f.outside_band)
+    assert outside == 1
+    assert stored.query(expand(PANELS["Tables outside the 95% band"].sql, ctx)) == [(outside,)]
+    rule = alert_rule("pitwatch-hold-band")["data"][0]["model"]["rawSql"]
+    assert stored.query(expand(rule, ctx)) == [(outside,)]
+    (games_theo,) = stored.query(expand(
+        "SELECT sum(theo_eur) FROM (" + PANELS["Win against theoretical win per gaming day"].sql + ")", ctx))
+    assert Decimal(str(games_theo[0])).quantize(Decimal("0.01")) == sum(
+        (f.theoretical_win for f in day), Decimal(0)).quantize(Decimal("0.01"))
+    dealers = stored.query_columns(expand(PANELS["Dealers"].sql, ctx))
+    assert sum(dict(zip(dealers[0], r))["bets"] for r in dealers[1]) == sum(f.bets for f in day)
