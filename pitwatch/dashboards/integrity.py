@@ -32,24 +32,27 @@ BOARD = Board(
 SELECT dealer_id, count() AS discrepancies, sumIf(amount, amount > 0) AS over_paid,
        -sumIf(amount, amount < 0) AS under_paid
 FROM pitwatch.alerts FINAL WHERE {_where(('payout_discrepancy',))}
-GROUP BY dealer_id ORDER BY discrepancies DESC, dealer_id""", 12, 9),
+GROUP BY dealer_id ORDER BY discrepancies DESC, dealer_id""", 12, 9, money=("over_paid", "under_paid"),
+              alarm=("discrepancies",)),
         Panel("Payout discrepancies by dealer and player", "table", "table", f"""
 SELECT dealer_id, player_id, count() AS discrepancies, sum(amount) AS net_over_paid
 FROM pitwatch.alerts FINAL WHERE {_where(('payout_discrepancy',))}
 GROUP BY dealer_id, player_id ORDER BY discrepancies DESC, net_over_paid DESC, dealer_id, player_id
-LIMIT 50""", 12, 9),
+LIMIT 50""", 12, 9, money=("net_over_paid",), alarm=("discrepancies",)),
         Panel("Float reconciliation differences", "table", "table", f"""
 SELECT detected_at, table_id, dealer_id, amount, message
 FROM pitwatch.alerts FINAL WHERE {_where(('float_discrepancy',))}
-ORDER BY detected_at DESC LIMIT 100""", 24, 7),
+ORDER BY detected_at DESC LIMIT 100""", 24, 7, money=("amount",)),
         Panel("Limit breaches and past-posting by dealer", "table", "table", f"""
 SELECT dealer_id, countIf(kind = 'bet_above_maximum') AS above_maximum,
        countIf(kind = 'bet_below_minimum') AS below_minimum, countIf(kind = 'past_posting') AS past_posting
 FROM pitwatch.alerts FINAL WHERE {_where(('bet_above_maximum', 'bet_below_minimum', 'past_posting'))}
-GROUP BY dealer_id ORDER BY past_posting DESC, above_maximum DESC, dealer_id""", 12, 8),
+GROUP BY dealer_id ORDER BY past_posting DESC, above_maximum DESC, dealer_id""", 12, 8,
+              alarm=("above_maximum", "below_minimum", "past_posting")),
         Panel("Spin direction and misdraws by dealer", "table", "table", f"""
 SELECT dealer_id, countIf(kind = 'spin_direction') AS spin_direction, countIf(kind = 'dealer_misdraw') AS misdraws
 FROM pitwatch.alerts FINAL WHERE {_where(('spin_direction', 'dealer_misdraw'))}
-GROUP BY dealer_id ORDER BY misdraws DESC, spin_direction DESC, dealer_id""", 12, 8),
+GROUP BY dealer_id ORDER BY misdraws DESC, spin_direction DESC, dealer_id""", 12, 8,
+              alarm=("spin_direction", "misdraws")),
     ))
 """The integrity dashboard (module docstring)."""

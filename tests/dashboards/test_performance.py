@@ -175,3 +175,35 @@ def test_a_range_starting_inside_an_hour_selects_the_rows_figures_and_the_report
         (f.theoretical_win for f in day), Decimal(0)).quantize(Decimal("0.01"))
     dealers = stored.query_columns(expand(PANELS["Dealers"].sql, ctx))
     assert sum(dict(zip(dealers[0], r))["bets"] for r in dealers[1]) == sum(f.bets for f in day)
+
+
+def test_player_against_player_games_have_no_theoretical_win_on_the_dashboard(stored):
+    """Poker, chemin de fer and bacará a dos paños are played between players (the house takes a
+    rake, fee or cagnotte): no theoretical win, σ, deviation or band on the table, game and dealer
+    rows (NULL), never outside the band, left out of the per-day band chart. A poker table with a
+    rake of 12.50 and a (made-up) theoretical win of 5.00, variance 400.00, on 21 Nov 2026: its
+    row has win 12.50 and NULL theoretical figures; the big number and the chart ignore it."""
+    from datetime import date
+
+    from tests.warehouse.rows import settlement
+
+    stored.insert_new("settlements", [settlement(
+        900_002, casino_id="and-marbella", table_id="AND-PK-08", game="poker", ruleset_id="poker.andalucia",
+        dealer_id="D-PK-ONLY", handle=Decimal("250.00"), win=Decimal("12.50"), theoretical_win=Decimal("5.0000"),
+        theoretical_variance=Decimal("400.0000"), gaming_day=date(2026, 11, 21), settled_at=START + timedelta(minutes=5))])
+    ctx = _ctx()
+    for title, key in (("Tables: actual against theoretical win", "AND-PK-08"), ("Games", "poker"),
+                       ("Dealers", "D-PK-ONLY")):
+        columns, rows = stored.query_columns(expand(PANELS[title].sql, ctx))
+        (row,) = [dict(zip(columns, r)) for r in rows if r[0] == key]
+        assert row["win_eur"] == 12.5, title
+        assert [row[c] for c in ("theo_eur", "sd_eur", "win_minus_theo", "deviation_sd", "band_low", "band_high")] == [
+            None] * 6, title
+        assert row["outside_band"] == 0, title
+    before = stored.query(expand(PANELS["Win against theoretical win per gaming day"].sql, ctx))
+    stored.insert_new("settlements", [settlement(
+        900_003, casino_id="and-marbella", table_id="AND-PK-08", game="poker", ruleset_id="poker.andalucia",
+        win=Decimal("-90000.00"), theoretical_variance=Decimal("1.0000"), gaming_day=date(2026, 11, 21),
+        settled_at=START + timedelta(minutes=6))])
+    assert stored.query(expand(PANELS["Win against theoretical win per gaming day"].sql, ctx)) == before
+    assert stored.query(expand(PANELS["Tables outside the 95% band"].sql, ctx)) == [(0,)]

@@ -5,6 +5,7 @@ no units, thresholds or severity colours), on both ClickHouse engines."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta, timezone
 from decimal import Decimal
 
@@ -77,3 +78,29 @@ def test_the_queue_shows_euros_severity_colours_and_links_to_the_round():
     big = _panel("Unacknowledged high-severity alerts")
     steps = big["fieldConfig"]["defaults"]["thresholds"]["steps"]
     assert [(s["value"], s["color"]) for s in steps] == [(None, "green"), (1, "red")]
+
+
+MONEY_COLUMNS = {"amount", "amount_eur", "over_paid", "under_paid", "net_over_paid", "stake", "expected_returned",
+                 "recorded_returned", "discrepancy", "drop_eur", "handle_eur", "win_eur", "theo_eur", "sd_eur",
+                 "win_minus_theo", "band_low", "band_high"}
+"""Every column of a dashboard table that holds euros (written out from the panels' SQL)."""
+
+
+def test_every_euro_column_of_every_dashboard_shows_in_euros():
+    """Each table panel's euro columns (those of :data:`MONEY_COLUMNS` its SQL selects) carry the
+    unit currencyEUR with 2 decimals; the euro time series too."""
+    from pitwatch.dashboards.export import DASHBOARDS
+
+    seen = set()
+    for name in DASHBOARDS:
+        for p in json.loads(dashboard_json(name))["panels"]:
+            head = " ".join(p["targets"][0]["rawSql"].split("FROM")[0].split())  # the SELECT list
+            units = {o["matcher"]["options"]: {q["id"]: q["value"] for q in o["properties"]}
+                     for o in p["fieldConfig"]["overrides"]}
+            for col in MONEY_COLUMNS:
+                if p["type"] == "table" and re.search(rf"AS {col}\b|(^SELECT|,) {col}( ?,|$)", head):
+                    assert (units[col]["unit"], units[col]["decimals"]) == ("currencyEUR", 2), (name, p["title"], col)
+                    seen.add(col)
+    assert seen == MONEY_COLUMNS
+    (series,) = [p for p in json.loads(dashboard_json("performance"))["panels"] if p["type"] == "timeseries"]
+    assert series["fieldConfig"]["defaults"]["unit"] == "currencyEUR"
