@@ -75,6 +75,7 @@ EXPECTED_COLUMNS = {
     "Float reconciliation differences": ["detected_at", "table_id", "dealer_id", "amount", "message"],
     "Limit breaches and past-posting by dealer": ["dealer_id", "above_maximum", "below_minimum", "past_posting"],
     "Spin direction and misdraws by dealer": ["dealer_id", "spin_direction", "misdraws"],
+    "Alerts by kind and state": ["kind", "severity", "state", "alerts", "amount_eur"],
     "Events": ["seq", "occurred_at", "occurred_ms", "type", "actor_role", "actor_id", "payload"],
     "Settlements": ["bet_id", "player_id", "spot", "stake", "expected_outcome", "expected_returned",
                     "recorded_outcome", "recorded_returned", "discrepancy", "citation", "ruleset_id", "ruleset_hash"],
