@@ -62,13 +62,14 @@ HOURLY = "pitwatch.table_hourly"
 def _band(keys: str, source: str, where: str) -> str:
     """Per ``keys``: the summed figures, σ, the deviation in σ, the band and whether the win is
     outside it (1) or not (0), most deviant first. From :data:`HOURLY`: gaming days, drop and
-    hold; from the settlements (a dealer's rows: no drop), the number of bets. The theoretical
+    hold (NULL without a drop, as ``pitwatch figures`` and the report leave it empty); from the
+    settlements (a dealer's rows: no drop), the number of bets. The theoretical
     figures are of the house-banked games' rows only (:data:`HOUSE_BANKED`), NULL for a key with
     none (a player-against-player table or game, a dealer of those games only); the deviation and
     the band compare them with those rows' win."""
     if source == HOURLY:
         head = "uniqExact(gaming_day) AS gaming_days, toFloat64(sum(drop)) AS drop_eur, "
-        hold = "if(drop_eur = 0, 0, round(100 * win_eur / drop_eur, 2)) AS hold_pct, "
+        hold = "if(drop_eur = 0, NULL, round(100 * win_eur / drop_eur, 2)) AS hold_pct, "
     else:
         head, hold = "count() AS bets, ", ""
     return f"""

@@ -78,7 +78,7 @@ def test_every_panel_runs_and_gives_the_sums_of_the_rows(stored, evening_rows):
         assert t["deviation_sd"] == pytest.approx(round((h["win"] - h["theo"]) / h["sd"], 2))
         assert t["band_low"] == pytest.approx(h["theo"] - 1.96 * h["sd"])
         assert t["outside_band"] == int(abs(h["win"] - h["theo"]) > 1.96 * h["sd"])
-        assert t["hold_pct"] == pytest.approx(round(100 * h["win"] / h["drop"], 2) if h["drop"] else 0)
+        assert t["hold_pct"] == (pytest.approx(round(100 * h["win"] / h["drop"], 2)) if h["drop"] else None)
     # most deviant first
     assert [abs(t["deviation_sd"]) for t in tables] == sorted((abs(t["deviation_sd"]) for t in tables), reverse=True)
     outside = sum(t["outside_band"] for t in tables)
@@ -207,3 +207,23 @@ def test_player_against_player_games_have_no_theoretical_win_on_the_dashboard(st
         settled_at=START + timedelta(minutes=6))])
     assert stored.query(expand(PANELS["Win against theoretical win per gaming day"].sql, ctx)) == before
     assert stored.query(expand(PANELS["Tables outside the 95% band"].sql, ctx)) == [(0,)]
+
+
+def test_hold_without_a_drop_is_empty_as_in_figures_and_the_report(stored):
+    """A table that took bets (a win of 50.00) but sold no chips has no hold % in `pitwatch figures`
+    and the report (``None``, shown "—"): the dashboard's hold is NULL too, not 0 %."""
+    from datetime import date
+
+    from pitwatch.replay.figures import figures_from_warehouse
+
+    from tests.warehouse.rows import settlement
+
+    stored.insert_new("settlements", [settlement(
+        900_004, casino_id="gal-coruna", table_id="GAL-RF-77", game="french_roulette",
+        ruleset_id="french_roulette.galicia", win=Decimal("50.00"), gaming_day=date(2026, 11, 21),
+        settled_at=START + timedelta(minutes=5))])
+    (fig,) = figures_from_warehouse(stored, gaming_day=date(2026, 11, 21), table_id="GAL-RF-77")
+    assert fig.hold_percent is None
+    columns, rows = stored.query_columns(expand(PANELS["Tables: actual against theoretical win"].sql, _ctx()))
+    (row,) = [dict(zip(columns, r)) for r in rows if r[0] == "GAL-RF-77"]
+    assert (row["drop_eur"], row["win_eur"], row["hold_pct"]) == (0.0, 50.0, None)
