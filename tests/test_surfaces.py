@@ -187,3 +187,16 @@ def test_the_dossier_agrees_with_the_round_lookup(demo):
     assert sorted((v["alert_id"], v["violation_kind"], v["severity"], _cents(v["amount"])) for v in doc["violations"]) == \
         sorted((v["alert_id"], v["kind"], v["severity"], _cents(v["amount"])) for v in violations)
     assert any(v["violation_kind"] == "payout_discrepancy" and _cents(v["amount"]) != 0 for v in doc["violations"])
+
+
+def test_response_times_agree(demo):
+    """The report's summary (alerts, acknowledged, closed, median minutes to acknowledge and to
+    close, a median of an even count being the mean of the two middle times) against the
+    surveillance room's Response times panel over the month (median seconds)."""
+    url, out = demo
+    summary = {r["field"]: r["value"] for r in _csv(out, "summary")}
+    (resp,) = _panel(surveillance, "Response times (median s)", url, MONTH_RANGE, casino=[CASINO])
+    assert (resp["alerts"], resp["acknowledged"], resp["closed"]) == (
+        int(summary["alerts"]), int(summary["acknowledged"]), int(summary["closed"]))
+    for col, field in (("median_ack_s", "median_ack_minutes"), ("median_close_s", "median_close_minutes")):
+        assert (Decimal(repr(float(resp[col]))) / 60).quantize(CENT) == Decimal(summary[field]), field

@@ -104,3 +104,16 @@ def test_every_euro_column_of_every_dashboard_shows_in_euros():
     assert seen == MONEY_COLUMNS
     (series,) = [p for p in json.loads(dashboard_json("performance"))["panels"] if p["type"] == "timeseries"]
     assert series["fieldConfig"]["defaults"]["unit"] == "currencyEUR"
+
+
+def test_the_median_response_time_of_an_even_count_is_the_mean_of_the_middle_two(warehouse):
+    """Two alerts acknowledged 60 s and 120 s after detection: the median is 90 s, as the monthly
+    report's (statistics.median) gives 1.50 minutes; ``quantileExact(0.5)`` gave 120 s. None closed: 0."""
+    at = NOW.replace(microsecond=0)
+    warehouse.insert_new("alerts", [alert(1, detected_at=at, detected_ms=0), alert(2, detected_at=at, detected_ms=0)])
+    record(warehouse, new_action("A-1", "acknowledge", "surv-1", at + timedelta(seconds=60)))
+    record(warehouse, new_action("A-2", "acknowledge", "surv-1", at + timedelta(seconds=120)))
+    columns, rows = warehouse.query_columns(expand(surveillance.PANELS["Response times (median s)"][1], _ctx()))
+    got = dict(zip(columns, rows[0]))
+    assert (got["alerts"], got["acknowledged"], got["closed"], got["median_ack_s"], got["median_close_s"]) == (
+        2, 2, 0, 90.0, 0.0)
