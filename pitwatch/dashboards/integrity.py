@@ -10,7 +10,7 @@
   kind" and "by disposition" for the same gaming days).
 
 Alerts are chosen by the gaming day of their detection (Europe/Madrid, from 06:00:
-:data:`pitwatch.reports.queries.ALERT_DAY`) dated within the range's UTC dates, as the monthly
+:data:`~pitwatch.dashboards.layout.ALERTS`) dated within the range's UTC dates, as the monthly
 report chooses them (and as the performance dashboard chooses its figures).
 
 Variables ``casino``, ``jurisdiction``, ``game``, ``table``, ``dealer`` (multi-value, All) filter every
@@ -19,17 +19,22 @@ panel.
 
 from __future__ import annotations
 
-from pitwatch.dashboards.layout import JURISDICTION, Board, Panel, Variable, all_selected, jurisdiction_selected
+from pitwatch.dashboards.layout import (
+    ALERT_DAYS,
+    ALERTS,
+    JURISDICTION,
+    Board,
+    Panel,
+    Variable,
+    all_selected,
+    jurisdiction_selected,
+)
 from pitwatch.dashboards.surveillance import STATUS_JOIN
-from pitwatch.reports.queries import ALERT_DAY
 
 VARIABLES = {"casino": "casino_id", "game": "game", "table": "table_id", "dealer": "dealer_id"}
 
 
-ALERTS = f"(SELECT *, {ALERT_DAY} AS alert_day FROM pitwatch.alerts FINAL)"
-"""The alerts with ``alert_day``, the gaming day of their detection (a subquery to select FROM)."""
-
-IN_RANGE = f"$__dateFilter(alert_day) AND {all_selected(VARIABLES)} AND {jurisdiction_selected()}"
+IN_RANGE = f"{ALERT_DAYS} AND {all_selected(VARIABLES)} AND {jurisdiction_selected()}"
 """SQL on :data:`ALERTS`: detected on a gaming day dated within the range, and the variables."""
 
 

@@ -12,6 +12,7 @@ from grafana_foundation_sdk.models.dashboard import DataSourceRef, DynamicConfig
 
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, SQL
 from pitwatch.replay.figures import Z95
+from pitwatch.reports.queries import ALERT_DAY
 
 ALL_VALUE = "'*'"
 """What a multi-value variable's All stands for in the SQL: the quoted star (see :func:`selected`)."""
@@ -103,6 +104,15 @@ def field_overrides(p: Panel) -> list[tuple[str, list[DynamicConfigValue]]]:
             for c in p.alarm if c != "*"]
     out += [(c, [DynamicConfigValue(id_val="links", value=[{"title": title, "url": url}])]) for c, title, url in p.links]
     return out
+
+
+ALERTS = f"(SELECT *, {ALERT_DAY} AS alert_day FROM pitwatch.alerts FINAL)"
+"""The alerts with ``alert_day``, the gaming day of their detection (Europe/Madrid, from 06:00, as
+the monthly report dates them: :data:`pitwatch.reports.queries.ALERT_DAY`), to select FROM."""
+
+ALERT_DAYS = "$__dateFilter(alert_day)"
+"""SQL on :data:`ALERTS`: detected on a gaming day dated within the range's UTC dates (whole
+gaming days, as the monthly report counts a month's alerts)."""
 
 
 def selected(column: str, variable: str) -> str:

@@ -13,9 +13,9 @@ portable between ClickHouse 18.16 and current releases, time bucketed with ``int
 - tables ranked by open alerts (whatever their age);
 - rejected, parked and skipped messages;
 - pipeline lag: seconds from an event's time to its storing (``events_raw.ingested_at``);
-- response times: of the alerts detected in the range, how many were acknowledged and closed, and
-  the median seconds from detection to the acknowledgement and to the close
-  (:func:`pitwatch.lifecycle.store.response_sql`).
+- response times: of the alerts detected on the gaming days dated within the range (as the monthly
+  report counts them), how many were acknowledged and closed, and the median seconds from
+  detection to the acknowledgement and to the close (:func:`pitwatch.lifecycle.store.response_sql`).
 
 Template variables ``casino``, ``jurisdiction``, ``game`` and ``table`` filter every panel
 (multi-value, All).
@@ -27,6 +27,8 @@ from typing import Any
 
 from pitwatch.dashboards import round_lookup
 from pitwatch.dashboards.layout import (
+    ALERT_DAYS,
+    ALERTS,
     JURISDICTION,
     SEVERITY_RANK,
     Board,
@@ -110,7 +112,8 @@ FROM pitwatch.events_raw FINAL
 WHERE $__timeFilter(occurred_at) AND {filters()}
 GROUP BY time
 ORDER BY time"""),
-    "Response times (median s)": ("table", response_sql(f"$__timeFilter(detected_at) AND {filters()}")),
+    "Response times (median s)": ("table", response_sql(
+        f"alert_id IN (SELECT alert_id FROM {ALERTS} WHERE {ALERT_DAYS}) AND {filters()}")),
 }
 """Panel title -> (query type, raw SQL with the plugin's macros and the template variables)."""
 

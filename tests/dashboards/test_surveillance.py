@@ -117,3 +117,22 @@ def test_the_median_response_time_of_an_even_count_is_the_mean_of_the_middle_two
     got = dict(zip(columns, rows[0]))
     assert (got["alerts"], got["acknowledged"], got["closed"], got["median_ack_s"], got["median_close_s"]) == (
         2, 2, 0, 90.0, 0.0)
+
+
+def test_response_times_count_the_alerts_of_the_gaming_days_of_the_range(warehouse):
+    """As the monthly report: over the range of November (1 Nov 00:00 to 30 Nov 23:59:59 UTC), an
+    alert detected at 04:00 UTC on 1 Nov (05:00 Madrid: gaming day 31 Oct) is not counted; one
+    detected at 05:00 UTC on 1 Dec (06:00 Madrid: gaming day 1 Dec) neither; one at 04:00 UTC on
+    1 Dec (gaming day 30 Nov) is, and it is the one acknowledged (after 60 s)."""
+    from datetime import datetime
+
+    warehouse.insert_new("alerts", [
+        alert(1, detected_at=datetime(2026, 11, 1, 4, 0, tzinfo=timezone.utc), detected_ms=0),
+        alert(2, detected_at=datetime(2026, 12, 1, 5, 0, tzinfo=timezone.utc), detected_ms=0),
+        alert(3, detected_at=datetime(2026, 12, 1, 4, 0, tzinfo=timezone.utc), detected_ms=0)])
+    record(warehouse, new_action("A-3", "acknowledge", "surv-1", datetime(2026, 12, 1, 4, 1, tzinfo=timezone.utc)))
+    every = {v.name: EVERY for v in surveillance.BOARD.variables}
+    month = Context(datetime(2026, 11, 1, tzinfo=timezone.utc), datetime(2026, 11, 30, 23, 59, 59, tzinfo=timezone.utc),
+                    60, every)
+    (row,) = warehouse.query(expand(surveillance.PANELS["Response times (median s)"][1], month))
+    assert row[:4] == (1, 1, 0, 60.0)
