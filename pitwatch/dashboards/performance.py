@@ -59,6 +59,23 @@ HOURLY = "pitwatch.table_hourly"
 """The summed figures per table and hour (drop included)."""
 
 
+def _half_even_hold() -> str:
+    """SQL of hold % (win / drop x 100) to the hundredth, ties to even, NULL without a drop: as
+    :class:`~pitwatch.replay.figures.WinBand` rounds it (Decimal ``quantize``) for ``pitwatch
+    figures`` and the report. In whole numbers: n = |win in cents| x 10,000, d = |drop in cents|,
+    q = n div d, r = n mod d; q + 1 when 2r > d or (2r = d and q odd); signed, over 100. (A Float64
+    ``round`` gave 0.01 for 1.00 / 20,000.00, whose hold 0.005 figures rounds to 0.00.)"""
+    n, d = "(abs(toInt64(sum(win) * 100)) * 10000)", "greatest(abs(toInt64(sum(drop) * 100)), 1)"  # both branches run
+    q, r = f"intDiv({n}, {d})", f"({n} % {d})"
+    up = f"if(2 * {r} > {d} OR (2 * {r} = {d} AND {q} % 2 = 1), 1, 0)"
+    sign = "if((sum(win) < 0) != (sum(drop) < 0) AND sum(win) != 0, -1, 1)"
+    return f"if(sum(drop) = 0, NULL, {sign} * ({q} + {up}) / 100)"
+
+
+HOLD = _half_even_hold()
+"""SQL: hold % of the summed rows (:func:`_half_even_hold`)."""
+
+
 def _band(keys: str, source: str, where: str) -> str:
     """Per ``keys``: the summed figures, σ, the deviation in σ, the band and whether the win is
     outside it (1) or not (0), most deviant first. From :data:`HOURLY`: gaming days, drop and
@@ -69,7 +86,7 @@ def _band(keys: str, source: str, where: str) -> str:
     the band compare them with those rows' win."""
     if source == HOURLY:
         head = "uniqExact(gaming_day) AS gaming_days, toFloat64(sum(drop)) AS drop_eur, "
-        hold = "if(drop_eur = 0, NULL, round(100 * win_eur / drop_eur, 2)) AS hold_pct, "
+        hold = f"{HOLD} AS hold_pct, "
     else:
         head, hold = "count() AS bets, ", ""
     return f"""

@@ -227,3 +227,31 @@ def test_hold_without_a_drop_is_empty_as_in_figures_and_the_report(stored):
     columns, rows = stored.query_columns(expand(PANELS["Tables: actual against theoretical win"].sql, _ctx()))
     (row,) = [dict(zip(columns, r)) for r in rows if r[0] == "GAL-RF-77"]
     assert (row["drop_eur"], row["win_eur"], row["hold_pct"]) == (0.0, 50.0, None)
+
+
+@pytest.mark.parametrize(("win", "drop", "hold"), [
+    ("1.00", "20000.00", None),  # 0.005 % -> 0.00 (half to even), not 0.01
+    ("3.00", "20000.00", "0.02"),  # 0.015 % -> 0.02
+    ("-1.00", "20000.00", None),  # -0.005 % -> -0.00
+    ("-123.45", "1000.00", "-12.34"),  # -12.345 % -> -12.34
+    ("50.00", "300.00", "16.67"),  # 16.666... %
+])
+def test_hold_is_rounded_as_figures_and_the_report_round_it(stored, win, drop, hold):
+    """Hold % = win / drop to the hundredth, ties to even (Decimal's quantize, as
+    :class:`~pitwatch.replay.figures.WinBand` rounds it for figures and the report); worked by hand
+    in the parameters (None: 0.00)."""
+    from datetime import date
+
+    from tests.warehouse.rows import settlement
+
+    day = date(2026, 11, 21)
+    stored.insert_new("settlements", [settlement(
+        900_005, casino_id="gal-coruna", table_id="GAL-RF-66", game="french_roulette",
+        ruleset_id="french_roulette.galicia", win=Decimal(win), gaming_day=day, settled_at=START + timedelta(minutes=5))])
+    stored.insert_new("movements", [{
+        "movement_id": "M-hold", "casino_id": "gal-coruna", "table_id": "GAL-RF-66", "game": "french_roulette",
+        "kind": "drop", "amount": Decimal(drop), "player_id": "P-9", "gaming_day": day,
+        "occurred_at": START + timedelta(minutes=1)}])
+    columns, rows = stored.query_columns(expand(PANELS["Tables: actual against theoretical win"].sql, _ctx()))
+    (row,) = [dict(zip(columns, r)) for r in rows if r[0] == "GAL-RF-66"]
+    assert Decimal(repr(row["hold_pct"])).quantize(Decimal("0.01")) == Decimal(hold or "0.00")
