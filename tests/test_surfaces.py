@@ -15,7 +15,7 @@ For that casino and period the surfaces are:
 - the dossier of the first round with a payout discrepancy (``pitwatch replay round ... --format
   dossier``) against the round lookup dashboard.
 
-Compared: drop, handle, win, hold %, theoretical win (house-banked games only: player-against-
+Compared: drop, handle, win, hold %, theoretical win with σ and deviation (house-banked games only: player-against-
 player games, here chemin de fer, have no theoretical win on the dashboards, and the report is
 being changed to the same rule), alerts by kind and by state. Dashboard figures come back as
 Float64 and are compared as Decimal rounded to the cent.
@@ -132,8 +132,13 @@ def test_tables_and_games_agree_to_the_cent(demo):
                 table, "dashboard", rng)
             if r["game"] in HOUSE_BANKED:
                 assert _cents(dash["theo_eur"]) == _cents(r["theoretical_win"]) == figures[table]["theoretical_win"], table
+                assert (_cents(dash["sd_eur"]), _cents(dash["deviation_sd"]), dash["outside_band"]) == (
+                    _cents(r["sd"]), _cents(r["deviation_sd"]), int(r["outside_band"] == "True")), table
             else:
                 assert dash["theo_eur"] is None and dash["sd_eur"] is None, table
+    # the band from the 4-decimal theoretical win, by hand: 428.3952 + 1.96 x √15,309,879.3258 = 8,097.452...
+    assert (_cents(panel["GAL-RF-01"]["theo_eur"]), _cents(panel["GAL-RF-01"]["band_high"])) == (
+        Decimal("428.40"), Decimal("8097.45"))
     # the games: the report's games file against the Games panel
     games = {g["game"]: g for g in _panel(performance, "Games", url, MONTH_RANGE, casino=[CASINO])}
     for g in _csv(out, "games"):
@@ -200,3 +205,18 @@ def test_response_times_agree(demo):
         int(summary["alerts"]), int(summary["acknowledged"]), int(summary["closed"]))
     for col, field in (("median_ack_s", "median_ack_minutes"), ("median_close_s", "median_close_minutes")):
         assert (Decimal(repr(float(resp[col]))) / 60).quantize(CENT) == Decimal(summary[field]), field
+
+
+@pytest.mark.xfail(strict=True, reason="the report's band starts from its theoretical win rounded to the cent "
+                   "(pitwatch/reports/monthly.py _figures), figures' and the dashboards' from the 4-decimal sum")
+def test_the_band_agrees_with_the_report(demo):
+    """GAL-RF-01's 95% band: theoretical win 428.3952 + 1.96 x √15,309,879.3258 = 8,097.452... ->
+    8,097.45 (figures' WinBand and the dashboard); the report starts from 428.40 and writes 8,097.46."""
+    url, out = demo
+    report = {r["table_id"]: r for r in _csv(out, "tables")}
+    panel = {r["table_id"]: r for r in _panel(performance, "Tables: actual against theoretical win", url, MONTH_RANGE,
+                                              casino=[CASINO])}
+    for table, r in report.items():
+        if r["game"] in HOUSE_BANKED:
+            assert (_cents(panel[table]["band_low"]), _cents(panel[table]["band_high"])) == (
+                _cents(r["band_low"]), _cents(r["band_high"])), table
