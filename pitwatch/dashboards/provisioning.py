@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from pitwatch.dashboards.performance import outside_band
+from pitwatch.dashboards.performance import GAMING_DAYS, outside_band
 from pitwatch.dashboards.query import DATASOURCE_UID, PLUGIN, ClickHouseQuery
 from pitwatch.dashboards.surveillance import unacknowledged_high
 
@@ -27,8 +27,9 @@ RULE_GROUP = "pitwatch"
 ALERT_RULES: dict[str, tuple[str, str, str, int]] = {
     "pitwatch-unacknowledged-high": (
         "Unacknowledged high-severity alerts",
-        unacknowledged_high("$__timeFilter(detected_at)"),
-        "High or critical pitwatch alerts detected in the last 10 minutes and not yet acknowledged: "
+        unacknowledged_high(),
+        "High or critical pitwatch alerts not yet acknowledged, whatever their age (the rule fires "
+        "until each is acknowledged, escalated or closed): "
         "see the surveillance room dashboard, act with `pitwatch alert ack ID`.", 600),
     "pitwatch-quarantined-tables": (
         "Quarantined tables",
@@ -37,8 +38,9 @@ ALERT_RULES: dict[str, tuple[str, str, str, int]] = {
         "`pitwatch quarantine release TABLE --by NAME`.", 600),
     "pitwatch-hold-band": (
         "Tables outside the 95% band",
-        outside_band("$__timeFilter(hour)"),
-        "A table's win over the last 24 hours is more than 1.96 σ from its theoretical win (σ from "
+        outside_band(GAMING_DAYS),
+        "A table's win over the gaming days dated in the last 24 hours (whole gaming days, as in "
+        "`pitwatch figures` and the monthly report) is more than 1.96 σ from its theoretical win (σ from "
         "the variance of its bets): see the table performance dashboard, check the table's "
         "payouts, fills and credits, and its dealers.", 86400),
 }

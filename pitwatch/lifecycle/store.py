@@ -260,14 +260,22 @@ def close_alerts(wh: Any, alert_ids: Sequence[str], actor: str, acted_at: dateti
     return [a.alert_id for a in closes]
 
 
+def _median(col: str) -> str:
+    """SQL: the median of ``col`` over the rows where it is >= 0, the mean of the two middle values
+    of an even count (as :func:`statistics.median` and the monthly report; ``quantileExact(0.5)``
+    takes the upper one); 0 without such a row."""
+    xs = f"arraySort(groupArrayIf({col}, {col} >= 0))"
+    return f"(arrayElement({xs}, intDiv(length({xs}) + 1, 2)) + arrayElement({xs}, intDiv(length({xs}), 2) + 1)) / 2"
+
+
 def response_sql(where: str) -> str:
     """SQL of the response times of the alerts matching ``where`` (a condition on ``alerts``): how
     many, how many acknowledged and closed, and the median seconds from detection to the first
-    acknowledgement (or escalation) and to the close. The surveillance dashboard's panel and
+    acknowledgement (or escalation) and to the close (:func:`_median`). The surveillance dashboard's panel and
     :func:`response_times` run it."""
     return f"""SELECT count() AS alerts, countIf(ack_s >= 0) AS acknowledged, countIf(close_s >= 0) AS closed,
-       quantileExactIf(0.5)(ack_s, ack_s >= 0) AS median_ack_s,
-       quantileExactIf(0.5)(close_s, close_s >= 0) AS median_close_s
+       {_median("ack_s")} AS median_ack_s,
+       {_median("close_s")} AS median_close_s
 FROM
 (
     SELECT if(s.acknowledged_ms > 0, (toInt64(s.acknowledged_ms) - a.t) / 1000, -1) AS ack_s,

@@ -63,8 +63,8 @@ def test_the_dashboard_json_round_trips_through_the_sdk_models(name):
 
 EXPECTED_COLUMNS = {
     "Unacknowledged high-severity alerts": ["alerts"],
-    "Open alerts": ["detected_at", "severity", "state", "age_min", "kind", "table_id", "round_id", "dealer_id",
-                    "amount", "message", "alert_id"],
+    "Open alerts": ["severity", "state", "age_min", "detected_at", "kind", "table_id", "round_id", "player_id",
+                    "dealer_id", "amount_eur", "message", "dossier", "alert_id"],
     "Alerts per interval by kind": ["time", "kind", "alerts"],
     "Tables by open alerts": ["table_id", "open_alerts", "high"],
     "Rejected, parked and skipped messages": ["rejected", "parked", "quarantined_tables", "skipped"],
@@ -75,6 +75,7 @@ EXPECTED_COLUMNS = {
     "Float reconciliation differences": ["detected_at", "table_id", "dealer_id", "amount", "message"],
     "Limit breaches and past-posting by dealer": ["dealer_id", "above_maximum", "below_minimum", "past_posting"],
     "Spin direction and misdraws by dealer": ["dealer_id", "spin_direction", "misdraws"],
+    "Alerts by kind and state": ["kind", "severity", "state", "alerts", "amount_eur"],
     "Events": ["seq", "occurred_at", "occurred_ms", "type", "actor_role", "actor_id", "payload"],
     "Settlements": ["bet_id", "player_id", "spot", "stake", "expected_outcome", "expected_returned",
                     "recorded_outcome", "recorded_returned", "discrepancy", "citation", "ruleset_id", "ruleset_hash"],

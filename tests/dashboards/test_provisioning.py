@@ -55,8 +55,8 @@ def test_the_files_are_the_documents_grafana_reads():
 
 def test_the_alert_rules_count_what_they_are_about(warehouse):
     """One high alert unacknowledged, one quarantined table and one table whose win (1000.00) is
-    outside its band (theoretical win 1.00 ∓ 1.96 x √100 = 19.60: -18.60 .. 20.60) in the last 10
-    minutes, and one table inside (win 15.00, the same band): each rule's query (macros expanded for
+    outside its band (theoretical win 1.00 ∓ 1.96 x √100 = 19.60: -18.60 .. 20.60) on the gaming
+    day of the range, and one table inside (win 15.00, the same band): each rule's query (macros expanded for
     that range, as Grafana's evaluation does) returns 1, so A > 0 fires."""
     warehouse.insert_new("alerts", [alert(1, severity="high"), alert(2, severity="low")])
     warehouse.insert_new("parked", [parked(1, parked_at=T0), parked(2, parked_at=T0)])
@@ -68,6 +68,30 @@ def test_the_alert_rules_count_what_they_are_about(warehouse):
     for uid in provisioning.ALERT_RULES:
         sql = provisioning.alert_rule(uid)["data"][0]["model"]["rawSql"]
         assert warehouse.query(expand(sql, ctx)) == [(1,)], uid
+    # an hour later: the quarantine rule looks at its last 10 minutes (nothing parked then); the
+    # unacknowledged alert still fires, and so does the table's gaming day (2026-03-14, whole)
     later = Context(now + timedelta(hours=1), now + timedelta(hours=1, minutes=10))
-    assert all(warehouse.query(expand(provisioning.alert_rule(u)["data"][0]["model"]["rawSql"], later)) == [(0,)]
-               for u in provisioning.ALERT_RULES)
+    assert {u: warehouse.query(expand(provisioning.alert_rule(u)["data"][0]["model"]["rawSql"], later))
+            for u in provisioning.ALERT_RULES} == {
+        "pitwatch-unacknowledged-high": [(1,)], "pitwatch-quarantined-tables": [(0,)], "pitwatch-hold-band": [(1,)]}
+
+
+def _rule(uid: str) -> str:
+    return provisioning.alert_rule(uid)["data"][0]["model"]["rawSql"]
+
+
+def test_an_unacknowledged_high_alert_fires_until_someone_acknowledges_it(warehouse):
+    """The issue: the rule looked at the last 10 minutes only and resolved itself while the alert
+    was still unacknowledged. A high alert detected 3 h before the evaluation (T0), nobody has
+    acknowledged it: the rule evaluated over its 10-minute range returns 1 (fires); once acknowledged
+    (at T0 + 3 h 5 min), 0; a low alert never counts."""
+    from pitwatch.lifecycle.actions import new_action
+    from pitwatch.lifecycle.store import record
+
+    warehouse.insert_new("alerts", [alert(1, severity="high"), alert(2, severity="low")])
+    now = T0.replace(tzinfo=timezone.utc) + timedelta(hours=3)
+    ctx = Context(now - timedelta(seconds=600), now)
+    assert warehouse.query(expand(_rule("pitwatch-unacknowledged-high"), ctx)) == [(1,)]
+    record(warehouse, new_action("A-1", "acknowledge", "surv-1", now + timedelta(minutes=5)))
+    later = Context(now, now + timedelta(minutes=10))
+    assert warehouse.query(expand(_rule("pitwatch-unacknowledged-high"), later)) == [(0,)]
