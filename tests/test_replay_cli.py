@@ -398,6 +398,12 @@ def test_replay_round_reports_the_rounds_sequence_gap(chdb_url):
     text = round_cmd()
     assert text.exit_code == 1 and "sequence_gap" in text.stdout and "seq 27..27" in text.stdout
 
+    # the events as people read them: cards with their suits, no Python repr (face_up=True, box=None)
+    shown = round_cmd("--events").stdout
+    assert "card_dealt hand dealer, card 10♠, face_up yes" in shown
+    assert "bet_placed bet_id AND-BJ-05-R00027-B1, player_id P-1, spot main, stake 20.00 €, box 1" in shown
+    assert not re.search(r"None|True|False|\[|Decimal", shown)
+
 
 # --------------------------------------------------------------------------- schemas
 
@@ -538,7 +544,9 @@ def test_events_are_reported_as_read_before_what_they_complete(tmp_path):
                               "box": None}
     assert recs[-1] == records(replay(path, "--format", "json").stdout)[-1]
     text = replay(path, "--events")
-    assert "line 4 · GAL-RF-09 seq 4 · 2026-11-21 20:00:04.000 UTC · player P-1 bet_placed bet_id=R1-B1" in text.stdout
+    assert ("line 4 · GAL-RF-09 seq 4 · 2026-11-21 20:00:04.000 UTC · player P-1 bet_placed bet_id R1-B1, "
+            "player_id P-1, spot straight:17, stake 10.00 €\n") in text.stdout  # no box=None
+    assert "None" not in text.stdout and "=" not in text.stdout
 
 
 def test_events_and_only_violations_is_a_usage_error(tmp_path):
