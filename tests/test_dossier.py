@@ -13,6 +13,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.cli import app
 from pitwatch.lifecycle.actions import new_action
 from pitwatch.lifecycle.store import record
@@ -248,3 +250,54 @@ def test_hands_are_shown_as_cards_with_their_points():
     assert hand_text(["AS", "KD"], "poker") == "A♠ K♦" and hand_text([], "blackjack") == "no card"
     assert payload_text({"cards": ["AS", "TD"], "box": None, "face_up": False, "options": {}}) == \
         "cards A♠ 10♦, face_up no"
+
+
+def test_a_cross_round_alert_and_a_lost_round_end_are_in_the_dossier(chdb_url):
+    """R1's round_ended (seq 13) is lost: R2's round_started (seq 14) ends it, and the live pipeline's
+    gap alert names R2. R1's dossier still marks seq 13 in its place. A cross-round alert (chip
+    dumping, stored with no round) that names R1 in its evidence is one of R1's alerts."""
+    from pitwatch.detectors.alerts import Alert
+    from pitwatch.replay.dossier import round_dossier
+
+    ev = Events().open().spin_17("R1")
+    ev.lines.pop()  # seq 13, R1's round_ended
+    ev.spin_17("R2")
+    rows = BatchProcessor(lambda _t: None).process(
+        [InMessage(TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(ev.lines)]).rows
+    assert [(a["kind"], a["round_id"]) for a in rows["alerts"] if a["kind"] == "sequence_gap"] == [
+        ("sequence_gap", "R2")]
+    ring = Alert(alert_id="ring-1", kind="chip_dumping", severity="high", casino_id="gal-coruna", table_id=TABLE,
+                 game="french_roulette", round_id="", bet_id="", player_id="", dealer_id="", amount=None,
+                 message="P-1 and P-2 pass chips", citation="pitwatch watch (chip dumping)",
+                 detected_at=datetime(2026, 11, 21, 20, 1, tzinfo=timezone.utc),
+                 evidence=(f"{TABLE}/R0", f"{TABLE}/R1"), parties=("player:P-1", "player:P-2"), score=5.0)
+    rows["alerts"].append(ring.to_row())
+    store_rows(chdb_url, rows)
+    doc = round_dossier(chdb_url, TABLE, "R1", generated_by="auditor-7")
+    assert doc is not None
+    assert [(e["seq"], e["text"]) for e in doc["timeline"] if e["missing"]] == [(13, "seq 13 — never received")]
+    assert doc["summary"]["missing_seqs"] == [13]
+    (cross,) = [a for a in doc["alerts"] if a["violation_kind"] == "chip_dumping"]
+    assert (cross["alert_id"], cross["source"], cross["state"]["text"], cross["parties"]) == (
+        "ring-1", "stored only", "open", ["player:P-1", "player:P-2"])
+    assert round_dossier(chdb_url, TABLE, "R2", generated_by="x")["summary"]["missing_seqs"] == [13]
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text("abcXYZ-_:0123456789 ", max_size=12)
+    | st.decimals(min_value=-10**6, max_value=10**6, places=2, allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["AS", "TD", "QH", "9C"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "card", "x"]), inner, max_size=3),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["box", "card", "cards", "options", "stake", "face_up", "bids"]), _VALUES,
+                       max_size=5))
+def test_a_payload_never_prints_as_a_python_repr(payload):
+    """Whatever an event's payload holds (null, booleans, euros, lists, objects, cards), its text has
+    no Python repr: no None, True/False, Decimal(...), brackets or quotes."""
+    from pitwatch.replay.formatting import payload_text
+
+    text = payload_text(payload)
+    assert not REPR.search(text) and not re.search(r"[\[\]{}'\"]", text), text

@@ -7,6 +7,8 @@ copied by hand from the Galicia and Andalucía seeds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwatch.cli import app
 from pitwatch.replay.law import merge, quote, refs, sentence_bounds
 from pitwatch.rules.base import load_ruleset
@@ -97,3 +99,21 @@ def test_law_command_prints_the_lines():
     assert res.exit_code == 0 and f"{GAL} L133-L133" in res.stdout and "Pleno o número completo" in res.stdout
     res = CliRunner().invoke(app, ["law", f"{AND} L743"], env={"COLUMNS": "200"})
     assert res.exit_code == 0 and f"{AND} L742-L746" in res.stdout and "más de dos cartas." in res.stdout
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), file=st.sampled_from([GAL, AND]))
+def test_sentence_bounds_hold_the_cited_lines_and_end_sentences(data, file):
+    """Any cited range of a seed widens to one that holds it, starts a sentence (first line, or the
+    line before is blank or ends with a full stop), ends one (a full stop, a blank line or the
+    text's end next), and widens no further when widened again."""
+    from pitwatch.replay.law import _lines
+
+    lines = _lines(file)
+    first = data.draw(st.integers(1, len(lines)))
+    last = data.draw(st.integers(first, min(len(lines), first + 12)))
+    a, b = sentence_bounds(lines, first, last)
+    assert a <= first <= last <= b
+    assert a == 1 or not lines[a - 2].strip() or lines[a - 2].rstrip()[-1:] in ".!?…»\")]”’"
+    assert b == len(lines) or not lines[b].strip() or lines[b - 1].rstrip()[-1:] in ".!?…»\")]”’"
+    assert sentence_bounds(lines, a, b) == (a, b)
