@@ -257,7 +257,7 @@ def test_a_cross_round_alert_and_a_lost_round_end_are_in_the_dossier(chdb_url):
     gap alert names R2. R1's dossier still marks seq 13 in its place. A cross-round alert (chip
     dumping, stored with no round) that names R1 in its evidence is one of R1's alerts."""
     from pitwatch.detectors.alerts import Alert
-    from pitwatch.replay.dossier import round_dossier
+    from pitwatch.replay.dossier import render_html, round_dossier
 
     ev = Events().open().spin_17("R1")
     ev.lines.pop()  # seq 13, R1's round_ended
@@ -281,6 +281,7 @@ def test_a_cross_round_alert_and_a_lost_round_end_are_in_the_dossier(chdb_url):
     assert (cross["alert_id"], cross["source"], cross["state"]["text"], cross["parties"]) == (
         "ring-1", "stored only", "open", ["player:P-1", "player:P-2"])
     assert round_dossier(chdb_url, TABLE, "R2", generated_by="x")["summary"]["missing_seqs"] == [13]
+    assert f"Parties: player:P-1, player:P-2 (score 5.0); rounds: {TABLE}/R0, {TABLE}/R1" in render_html(doc)
 
 
 _VALUES = st.recursive(

@@ -163,7 +163,7 @@ def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[st
     v = verdict_item.verdict
     stored, states, missing = stored or [], states or {}, missing or {}
     at = time_json(generated_at or datetime.now(timezone.utc))
-    by = generated_by or getpass.getuser()
+    by = generated_by or _who()
 
     replayed = [a for i in items if i.verdict is None and i.error is None and i.event is None for a in i.alerts]
     replayed += verdict_item.alerts
@@ -228,6 +228,14 @@ def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[st
     }
     body["attestation"] = _attestation(body, at, by, v.ruleset_id, v.ruleset_hash, law)
     return body
+
+
+def _who() -> str:
+    """The operating-system user, or ``"unknown"`` where there is none (a container's uid)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
 
 
 def _difference_text(difference: Decimal) -> str:
