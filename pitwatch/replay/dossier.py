@@ -40,8 +40,12 @@ from pitwatch.replay.formatting import card_text, event_text, hand_text, money_j
 from pitwatch.replay.law import SEEDS_DIR, Quote, merge, quote
 from pitwatch.replay.output import settlement_record, violation_record
 from pitwatch.replay.warehouse import JudgedWith, missing_seqs, replay_round, stored_alerts
+from pitwatch.schemas.events import payload_of
 
 DOSSIER_VERSION = 2
+"""Version of the dossier's JSON document. 2: ``alerts`` (every alert of the round, with its
+state; was ``violations``, the verdict's only), ``summary``, missing seqs in the ``timeline``,
+``law`` quoted once and cited by key, ``generated_at``/``generated_by`` and ``attestation``."""
 HASHED = ("SHA-256 (hex) of the UTF-8 bytes of this document as canonical JSON: object keys sorted, no whitespace "
           "(separators ',' and ':'), characters beyond ASCII written as themselves, not escaped; with the member "
           "attestation.sha256 left out and every other member, generated_at and generated_by included, hashed")
@@ -97,7 +101,7 @@ def _timeline(events: list[Any], game: str, missing: dict[int, str], gap_alerts:
             split_from.update((e.hand, new))
         rows.append({"seq": e.seq, "missing": False, "occurred_at": time_json(e.occurred_at),
                      "actor": f"{e.actor.role.value} {e.actor.id}", "type": e.type, "text": text,
-                     "event_id": str(e.event_id), "payload": _payload_json(e),
+                     "event_id": str(e.event_id), "payload": payload_of(e),
                      "note": "; ".join(f"received again: alert {a}" for a in duplicated.get(str(e.event_id), []))})
     for seq, why in missing.items():
         alert = next((a.alert_id for a in gap_alerts if _in_gap(a.message, seq)), "")
@@ -114,12 +118,6 @@ def _in_gap(message: str, seq: int) -> bool:
         return int(first) <= seq <= int(last)
     except (IndexError, ValueError):
         return False
-
-
-def _payload_json(event: Any) -> dict[str, Any]:
-    from pitwatch.schemas.events import payload_of
-
-    return payload_of(event)
 
 
 # --------------------------------------------------------------------------- alerts
