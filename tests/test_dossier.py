@@ -302,3 +302,26 @@ def test_a_payload_never_prints_as_a_python_repr(payload):
 
     text = payload_text(payload)
     assert not REPR.search(text) and not re.search(r"[\[\]{}'\"]", text), text
+
+
+def test_a_seq_received_but_rejected_is_not_called_never_received(chdb_url):
+    """R1's seq 4 arrived with a misspelt spot (``stright:17``) and was rejected by the schema (the
+    live pipeline stores it in ``rejected`` and raises no gap for it); seq 11 arrived after seq 12
+    and was refused as out of order. The dossier marks each in its place with what happened, not
+    as never received."""
+    from pitwatch.replay.dossier import round_dossier
+
+    ev = Events().open().spin_17("R1")
+    bad = json.loads(ev.lines[3])
+    assert bad["seq"] == 4
+    bad["spot"] = "stright:17"
+    ev.lines[3] = json.dumps(bad)
+    ev.lines[10], ev.lines[11] = ev.lines[11], ev.lines[10]  # seq 12 before seq 11
+    rows = BatchProcessor(lambda _t: None).process(
+        [InMessage(TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(ev.lines)]).rows
+    store_rows(chdb_url, rows)
+    doc = round_dossier(chdb_url, TABLE, "R1", generated_by="auditor-7")
+    assert doc is not None
+    assert [(e["seq"], e["text"]) for e in doc["timeline"] if e["missing"]] == [
+        (4, "seq 4 — rejected as invalid: spot: 'stright:17' is not a spot code; did you mean 'straight:17'?"),
+        (11, "seq 11 — received out of order, rejected: seq 11 is not after the table's last seq 12")]

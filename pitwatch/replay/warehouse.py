@@ -4,7 +4,6 @@ table that never arrived (:func:`missing_seqs`)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from datetime import timedelta, timezone
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from pitwatch.detectors.alerts import Alert
 from pitwatch.replay import ReplayItem, ReplayStats, replay_lines
 from pitwatch.rules.base import RuleError, load_ruleset, register_ruleset_version
+from pitwatch.schemas.events import InvalidEvent, parse_event
 
 
 @dataclass(frozen=True)
@@ -178,18 +178,16 @@ def stored_alerts(wh: Any, table_id: str, round_id: str) -> list[Alert]:
     return sorted(out, key=lambda a: (a.detected_at, a.alert_id))
 
 
-_EXCUSED = re.compile(r"not counting seq ([0-9, ]+)")
-
-
 def missing_seqs(wh: Any, table_id: str, round_id: str) -> dict[int, str]:
     """The seqs of ``table_id`` that the warehouse does not hold, around ``round_id`` (an open
     warehouse): after the table's last stored event before the round's first one (the live
     pipeline's ``sequence_gap`` alert on the round's first event names those), up to the round's
     last event, or, when the round never ended, up to the event that ended it (its
-    ``round_ended`` may be the one lost). Returns ``{seq: why}``: ``"never received"``, or
-    ``"rejected as invalid"`` for a seq a stored gap alert did not count (its message was
-    refused by the schema). Empty when nothing is missing or the round is not stored. Raises
-    ``pitwatch.warehouse.WarehouseError``."""
+    ``round_ended`` may be the one lost). Returns ``{seq: why}``: ``"never received"``, or, for
+    a seq whose message the warehouse's ``rejected`` table holds, ``"rejected as invalid:
+    <reason>"`` (refused by the event schema; the live pipeline did not count it as missing) or
+    ``"received out of order, rejected: <reason>"`` (it came after a later seq). Empty when
+    nothing is missing or the round is not stored. Raises ``pitwatch.warehouse.WarehouseError``."""
     q = {"t": table_id, "r": round_id}
     bounds = wh.query("SELECT min(seq), max(seq), countIf(type = 'round_ended') FROM pitwatch.events_raw FINAL "
                       "WHERE table_id = %(t)s AND round_id = %(r)s", q)
@@ -209,10 +207,15 @@ def missing_seqs(wh: Any, table_id: str, round_id: str) -> dict[int, str]:
     lost = [s for s in range(low, last + 1) if s not in held]
     if not lost:
         return {}
-    excused: set[int] = set()
-    for (message,) in wh.query("SELECT message FROM pitwatch.alerts FINAL WHERE table_id = %(t)s "
-                               "AND kind = 'sequence_gap'", q):
-        m = _EXCUSED.search(str(message))
-        if m:
-            excused.update(int(x) for x in re.findall(r"[0-9]+", m.group(1)))
-    return {s: "rejected as invalid" if s in excused else "never received" for s in lost}
+    refused: dict[int, str] = {}
+    for raw, reason in wh.query("SELECT raw, reason FROM pitwatch.rejected FINAL WHERE position(raw, %(t)s) > 0", q):
+        tid: str | None
+        seq: int | None
+        try:
+            event = parse_event(str(raw))
+            tid, seq, why = event.table_id, event.seq, "received out of order, rejected"
+        except InvalidEvent as exc:
+            tid, seq, why = exc.table_id, exc.seq, "rejected as invalid"
+        if tid == table_id and seq in lost:
+            refused.setdefault(seq, f"{why}: {reason}")
+    return {s: refused.get(s, "never received") for s in lost}
