@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pitwatch.cli import app
 from pitwatch.lifecycle.actions import new_action
@@ -325,3 +325,33 @@ def test_a_seq_received_but_rejected_is_not_called_never_received(chdb_url):
     assert [(e["seq"], e["text"]) for e in doc["timeline"] if e["missing"]] == [
         (4, "seq 4 — rejected as invalid: spot: 'stright:17' is not a spot code; did you mean 'straight:17'?"),
         (11, "seq 11 — received out of order, rejected: seq 11 is not after the table's last seq 12")]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lost=st.sets(st.integers(4, 32), min_size=1, max_size=4))
+def test_the_timeline_marks_exactly_the_lost_seqs_in_their_place(chdb_path, lost):
+    """Whichever events of AND-BJ-05-R00027 (seqs 4-32, between its round_started and round_ended)
+    are lost, the timeline runs seq 3 to 33 without a hole, marks exactly the lost ones as never
+    received, and the caution names them."""
+    import uuid
+
+    from pitwatch.replay.dossier import round_dossier
+
+    url = f"chdb://{chdb_path}?database=t_{uuid.uuid4().hex[:12]}"
+    bj = Blackjack().open().lost_third_card()
+    lines = [ln for ln in bj.lines if json.loads(ln)["seq"] not in lost]
+    rows = BatchProcessor(lambda _t: None).process(
+        [InMessage(bj.TABLE.encode(), v.encode(), 0, i) for i, v in enumerate(lines)]).rows
+    try:
+        store_rows(url, rows)
+        doc = round_dossier(url, bj.TABLE, bj.ROUND, generated_by="auditor-7")
+        assert doc is not None
+        assert [e["seq"] for e in doc["timeline"]] == list(range(3, 34))
+        gone = lost | {27}
+        assert {e["seq"]: e["text"] for e in doc["timeline"] if e["missing"]} == {
+            s: f"seq {s} — never received" for s in gone}
+        assert doc["summary"]["missing_seqs"] == sorted(gone)
+        assert all(str(s) in doc["summary"]["caution"] for s in gone)
+    finally:
+        with open_warehouse(url) as wh:
+            wh.drop_database()
