@@ -405,6 +405,27 @@ def test_replay_round_reports_the_rounds_sequence_gap(chdb_url):
     assert not re.search(r"None|True|False|\[|Decimal", shown)
 
 
+def test_replay_round_events_include_a_table_event_within_the_round(chdb_url):
+    """A dealer change (a table event, no round) stored between R1's first and last events is part
+    of R1's events as stored (seq 5 of 3-10); the table's opening (seqs 1-2) is not."""
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+
+    from tests.fixtures.batches import store_rows
+
+    ev = (Events().open().add("round_started", "R1")
+          .add("bet_placed", "R1", ("player", "P-1"), bet_id="R1-B1", player_id="P-1", spot="red", stake="10.00")
+          .add("dealer_assigned", actor=("pit_boss", "PB-1"), dealer_id="D-02")
+          .add("wheel_spun", "R1", direction="clockwise").add("bets_closed", "R1").add("ball_landed", "R1", number=17)
+          .add("settlement_recorded", "R1", bet_id="R1-B1", outcome="lose", returned="0.00").add("round_ended", "R1"))
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(ev.lines)])
+    store_rows(chdb_url, out.rows)
+    res = runner.invoke(app, ["replay", "round", TABLE, "R1", "--warehouse", chdb_url, "--format", "json", "--events"],
+                        env=ENV)
+    evs = [(r["seq"], r["type"]) for r in records(res.stdout) if r["kind"] == "event"]
+    assert [s for s, _ in evs] == list(range(3, 11)) and (5, "dealer_assigned") in evs
+
+
 # --------------------------------------------------------------------------- schemas
 
 
