@@ -284,24 +284,26 @@ def first_flagged_round(wh: Any) -> tuple[str, str] | None:
 
 def alert_states(wh: Any, alert_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Where each stored alert of ``alert_ids`` stands (an open warehouse), folded from its
-    actions (:func:`pitwatch.lifecycle.state.fold`): ``{alert_id: {"stored": True, "state",
+    actions (:func:`pitwatch.lifecycle.store.statuses`): ``{alert_id: {"stored": True, "state",
     "disposition", "reason", "assignee", "escalated_to", "actions", "cases": [{"case_id",
-    "grouped_by", "key", "state"}]}}`` (absent details as ``""``). Raises
-    ``pitwatch.warehouse.WarehouseError``."""
-    from pitwatch.lifecycle.state import fold
-    from pitwatch.lifecycle.store import load_actions
+    "grouped_by", "key", "state"}]}}`` (absent details as ``""``; a case's state with its
+    disposition when closed). Raises ``pitwatch.warehouse.WarehouseError``."""
+    from pitwatch.lifecycle.store import statuses
 
+    ids = list(dict.fromkeys(alert_ids))
+    member_of = {aid: wh.rows("cases", "has(alert_ids, %(a)s)", {"a": aid}) for aid in ids}
+    case_ids = sorted({r["case_id"] for rows in member_of.values() for r in rows})
+    found = statuses(wh, ids + case_ids)
     out = {}
-    for aid in alert_ids:
-        s = fold(aid, load_actions(wh, aid))
-        cases = []
-        for r in wh.rows("cases", "has(alert_ids, %(a)s)", {"a": aid}):
-            c = fold(r["case_id"], load_actions(wh, r["case_id"]))
-            cases.append({"case_id": r["case_id"], "grouped_by": r["grouped_by"], "key": r["group_key"],
-                          "state": c.state + (f" ({c.disposition})" if c.disposition else "")})
+    for aid in ids:
+        s = found[aid]
+        cases = [{"case_id": r["case_id"], "grouped_by": r["grouped_by"], "key": r["group_key"],
+                  "state": found[r["case_id"]].state + (f" ({found[r['case_id']].disposition})"
+                                                        if found[r["case_id"]].disposition else "")}
+                 for r in sorted(member_of[aid], key=lambda r: r["case_id"])]
         out[aid] = {"stored": True, "state": s.state, "disposition": s.disposition or "", "reason": s.reason or "",
                     "assignee": s.assignee or "", "escalated_to": s.escalated_to or "", "actions": s.actions,
-                    "cases": sorted(cases, key=lambda c: c["case_id"])}
+                    "cases": cases}
     return out
 
 
