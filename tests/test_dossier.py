@@ -203,6 +203,15 @@ def test_the_dossier_names_the_lost_event_before_the_verdict_it_distorts(warehou
     forged["summary"]["net_difference"] = "0.00"
     assert not verify(forged)
 
+    # the round's events in the table's hash chain: seq 3 follows seq 2's link, seq 33's link is
+    # sha256(seq 32's link || seq 33's bytes as received) (docs/verify.md)
+    chain = doc["events_chain"]
+    assert (chain["first_seq"], chain["last_seq"]) == (3, 33)
+    with open_warehouse(warehouse_url) as wh:
+        links = {r["seq"]: (r["prev_hash"], r["hash"]) for r in wh.rows("events_raw")}
+    assert chain["prev_hash"] == links[2][1] and links[33][0] == links[32][1]
+    assert chain["hash"] == hashlib.sha256(bytes.fromhex(links[32][1]) + bj.lines[-1].encode()).hexdigest()
+
     assert not [t for t in _texts(doc) if REPR.search(t)]
     html = render_html(doc)
     shown = re.sub(r"<style>.*?</style>|<[^>]+>", " ", html, flags=re.S)

@@ -17,6 +17,8 @@ HTML by :func:`render_html` (and as PDF from it). It holds:
   escalated, closed with its disposition, the cases it is in) and its actions;
 - the ``law``: each stretch of the regulation the bets and alerts cite, quoted once, in whole
   sentences (:mod:`pitwatch.replay.law`); bets and alerts name the quotes they cite by ``key``;
+- ``events_chain``: where the round's stored events sit in the table's hash chain (the link
+  before its first event, the link of its last: ``pitwatch verify`` checks them);
 - ``generated_at`` (UTC), ``generated_by`` and an ``attestation``: the pitwatch version, the
   ruleset and the seed files with their SHA-256, and the SHA-256 of the document
   (:func:`body_sha256`: the canonical JSON of the whole document but ``attestation.sha256``).
@@ -39,7 +41,7 @@ from pitwatch.replay import ReplayItem, ReplayStats
 from pitwatch.replay.formatting import card_text, event_text, hand_text, money_json, money_text, time_json
 from pitwatch.replay.law import SEEDS_DIR, Quote, merge, quote
 from pitwatch.replay.output import settlement_record, violation_record
-from pitwatch.replay.warehouse import JudgedWith, missing_seqs, replay_round, stored_alerts
+from pitwatch.replay.warehouse import JudgedWith, missing_seqs, replay_round, round_links, stored_alerts
 from pitwatch.schemas.events import payload_of
 
 DOSSIER_VERSION = 2
@@ -144,8 +146,8 @@ def _no_state(stored: bool) -> dict[str, Any]:
 
 def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[str, list[dict[str, Any]]],
             *, stored: list[Alert] | None = None, states: dict[str, dict[str, Any]] | None = None,
-            missing: dict[int, str] | None = None, generated_at: datetime | None = None,
-            generated_by: str | None = None) -> dict[str, Any]:
+            missing: dict[int, str] | None = None, chain: dict[str, Any] | None = None,
+            generated_at: datetime | None = None, generated_by: str | None = None) -> dict[str, Any]:
     """The dossier of a round (module docstring), pure but for reading the seed files.
 
     ``items``, ``judged``: from ``replay_round(..., events=True)``; ``history``: ``{alert_id:
@@ -223,6 +225,7 @@ def dossier(items: list[ReplayItem], judged: JudgedWith | None, history: dict[st
         "alerts": alert_docs,
         "law": law,
         "unreadable_events": [i.error for i in items if i.error is not None],
+        "events_chain": chain or {},
     }
     body["attestation"] = _attestation(body, at, by, v.ruleset_id, v.ruleset_hash, law)
     return body
@@ -330,9 +333,10 @@ def round_dossier(url: str, table_id: str, round_id: str, *, current: bool = Fal
         history = {aid: [x.model_dump(mode="json", exclude_none=True) for x in load_actions(wh, aid)] for aid in ids}
         states = alert_states(wh, [a.alert_id for a in stored])
         missing = missing_seqs(wh, table_id, round_id)
+        chain = round_links(wh, table_id, round_id)
     if stats is not None:
         stats.violations += sum(1 for a in stored if a.alert_id not in replayed)
-    return dossier(items, judged, history, stored=stored, states=states, missing=missing,
+    return dossier(items, judged, history, stored=stored, states=states, missing=missing, chain=chain,
                    generated_at=generated_at, generated_by=generated_by)
 
 

@@ -219,3 +219,18 @@ def missing_seqs(wh: Any, table_id: str, round_id: str) -> dict[int, str]:
         if tid == table_id and seq in lost:
             refused.setdefault(seq, f"{why}: {reason}")
     return {s: refused.get(s, "never received") for s in lost}
+
+
+def round_links(wh: Any, table_id: str, round_id: str) -> dict[str, Any]:
+    """Where the stored events of ``round_id`` sit in ``table_id``'s hash chain (an open
+    warehouse; docs/verify.md): ``{"first_seq", "prev_hash", "last_seq", "hash"}``: the link
+    before the round's first stored event and the link of its last one (64 hex digits each), so
+    ``pitwatch verify`` over the table shows whether the events the dossier was judged from are
+    those stored when received. ``{}`` when the round is not stored or its rows carry no link
+    (stored before the chain). Raises ``pitwatch.warehouse.WarehouseError``."""
+    rows = wh.query("SELECT seq, prev_hash, hash FROM pitwatch.events_raw FINAL WHERE table_id = %(t)s "
+                    "AND round_id = %(r)s ORDER BY seq", {"t": table_id, "r": round_id})
+    if not rows or not rows[0][1] or not rows[-1][2]:
+        return {}
+    return {"first_seq": int(rows[0][0]), "prev_hash": str(rows[0][1]), "last_seq": int(rows[-1][0]),
+            "hash": str(rows[-1][2])}
