@@ -2,8 +2,9 @@
 
 Money prints as ``360.00 €`` (signed ``+5.00 €`` for discrepancies), times as UTC to the
 millisecond (``2026-11-21 21:04:05.120 UTC``), an event's fields as ``field value`` pairs with
-cards as ``10♠`` (:func:`pitwatch.replay.formatting.event_text`: no Python repr). Every text that comes from the input (reasons,
-messages, ids) is escaped, so brackets in it are printed, not read as rich markup.
+cards as ``10♠`` (:func:`pitwatch.replay.formatting.event_text`: no Python repr). Every text that
+comes from the input (reasons, messages, ids) is escaped, so brackets in it are printed, not read
+as rich markup.
 """
 
 from __future__ import annotations
