@@ -348,7 +348,10 @@ def replay_round_cmd(
     fmt: str = typer.Option("text", "--format", help="text, json (JSON Lines, see docs/cli.md), html (the auditor's "
                             "dossier), pdf (the dossier as PDF, to --out) or dossier (the dossier as one JSON "
                             "document)"),
-    out: Optional[Path] = typer.Option(None, "--out", help="The PDF file to write (--format pdf)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="The PDF file to write (--format pdf); the attested JSON "
+                                       "document is written beside it (.json)."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who generates the dossier, named in its attestation "
+                                     "(default: the operating-system user)."),
     current_ruleset: bool = typer.Option(
         False, "--current-ruleset",
         help="Judge with the ruleset version shipped with this release instead of the version in force "
@@ -369,7 +372,7 @@ def replay_round_cmd(
     settings = _settings(warehouse_url=warehouse)
     stats = ReplayStats()
     if fmt in ("html", "pdf", "dossier"):
-        _dossier(settings.warehouse_url, table_id, round_id, current_ruleset, fmt, stats, out)
+        _dossier(settings.warehouse_url, table_id, round_id, current_ruleset, fmt, stats, out, by)
         return
     try:
         found = replay_round(settings.warehouse_url, table_id, round_id, stats=stats, current=current_ruleset,
@@ -387,14 +390,15 @@ def replay_round_cmd(
     _replay_done(stats, fmt)
 
 
-def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats, out: Path | None) -> None:
+def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, stats, out: Path | None,
+             by: str | None = None) -> None:
     """Print the round's dossier (HTML, or its JSON for ``dossier``) or write it as a PDF to
-    ``out`` (``pdf``), and exit with the replay's status."""
+    ``out`` and its attested JSON beside it (``pdf``), and exit with the replay's status."""
     from pitwatch.replay.dossier import render_html, round_dossier
     from pitwatch.warehouse import WarehouseError
 
     try:
-        doc = round_dossier(url, table_id, round_id, current=current, stats=stats)
+        doc = round_dossier(url, table_id, round_id, current=current, stats=stats, generated_by=by)
     except (WarehouseError, ValueError) as exc:
         _fail(f"cannot write the dossier from {url}: {exc}")
     if doc is None:
@@ -405,9 +409,10 @@ def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, st
         assert out is not None
         try:
             write_pdf(render_html(doc), out)
+            out.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         except OSError as exc:
             _fail(f"cannot write {out}: {exc}")
-        err.print(f"wrote {out}")
+        err.print(f"wrote {out} and {out.with_suffix('.json')}")
     else:
         print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
     raise typer.Exit(stats.exit_status)

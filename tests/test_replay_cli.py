@@ -81,6 +81,66 @@ class Events:
         return path
 
 
+class Blackjack:
+    """Hand-built events of Andalucía's blackjack table AND-BJ-05 (blackjack.andalucia, minimum
+    10.00 €): ``seq`` from 1, one second apart from 2026-11-21 22:00:00.000 UTC; ``lost()`` drops
+    the last event added (its seq is never received, as the issue's seq 1092)."""
+
+    TABLE = "AND-BJ-05"
+    ROUND = "AND-BJ-05-R00027"
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.seq = 0
+        self.ids: dict[int, str] = {}  # seq -> event id
+
+    def add(self, type: str, round_id: str | None = None, actor=("dealer", "D-07"), **payload) -> Blackjack:
+        self.seq += 1
+        self.ids[self.seq] = str(uuid.UUID(int=0xB0000 + self.seq))
+        self.lines.append(json.dumps({
+            "event_id": self.ids[self.seq], "schema_version": 1, "casino_id": "and-marbella",
+            "table_id": self.TABLE, "game": "blackjack", "seq": self.seq, "round_id": round_id,
+            "occurred_at": f"2026-11-21T22:{self.seq // 60:02d}:{self.seq % 60:02d}.000Z",
+            "actor": {"role": actor[0], "id": actor[1]}, "type": type, **payload}))
+        return self
+
+    def lost(self) -> Blackjack:
+        self.lines.pop()
+        return self
+
+    def open(self) -> Blackjack:
+        return (self.add("table_opened", actor=("pit_boss", "PB-2"), ruleset_id="blackjack.andalucia",
+                         jurisdiction="andalucia", min_bet="10.00", max_bet="2000.00", float_amount="50000.00")
+                .add("dealer_assigned", actor=("pit_boss", "PB-2"), dealer_id="D-07"))
+
+    def lost_third_card(self) -> Blackjack:
+        """The issue's round, seqs 3-33: five boxes of 20.00 € (box: cards) 1: T♠ 8♥ (18), 2: 9♦ K♣
+        (19), 3: Q♠ Q♥ (20), 4: 7♣ 10♦ (17), 5: 8♠ J♥ (18), all standing; the dealer 6♥ then 10♠
+        (seq 26), and 5♣ for 21 at seq 27, which is never received. Every box lost to the dealer's
+        21 and is recorded lost (0.00). Judged without seq 27 the dealer stood on 16 (a misdraw)
+        and each box won (20.00 € at even money, 004 L742: 40.00 back): five under-payments of
+        40.00 €, -200.00 € in all."""
+        rid = self.ROUND
+        hands = {1: ("TS", "8H"), 2: ("9D", "KC"), 3: ("QS", "QH"), 4: ("7C", "TD"), 5: ("8S", "JH")}
+        self.add("round_started", rid)
+        for box in hands:
+            self.add("bet_placed", rid, ("player", f"P-{box}"), bet_id=f"{rid}-B{box}", player_id=f"P-{box}",
+                     spot="main", stake="20.00", box=box)
+        self.add("bets_closed", rid)
+        for box, (first, _) in hands.items():
+            self.add("card_dealt", rid, hand=str(box), card=first)
+        self.add("card_dealt", rid, hand="dealer", card="6H")
+        for box, (_, second) in hands.items():
+            self.add("card_dealt", rid, hand=str(box), card=second)
+        for box in hands:
+            self.add("player_decision", rid, ("player", f"P-{box}"), decision="stand", hand=str(box))
+        self.add("card_dealt", rid, hand="dealer", card="TS")
+        self.add("card_dealt", rid, hand="dealer", card="5C").lost()
+        for box in hands:
+            self.add("settlement_recorded", rid, bet_id=f"{rid}-B{box}", outcome="lose", returned="0.00")
+        return self.add("round_ended", rid)
+
+
 def replay(path: Path, *args: str):
     return runner.invoke(app, ["replay", "file", str(path), *args], env=ENV)
 
@@ -306,6 +366,66 @@ def test_replay_round_exit_status_and_records(tmp_path, chdb_url):
     assert missing.exit_code == 2 and f"round R9 of table {TABLE} not found" in missing.stderr
 
 
+def test_replay_round_reports_the_rounds_sequence_gap(chdb_url):
+    """Issue: AND-BJ-05-R00027's seq 27 (the dealer's third card, the issue's seq 1092) was never
+    received; the live pipeline alerted it on seq 28, an event of the round. `replay round` (JSON
+    and text) showed the dealer misdraw and the five under-payments the missing card causes, and
+    not the gap: it must show the gap too, and count it."""
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+
+    from tests.fixtures.batches import store_rows
+
+    bj = Blackjack().open().lost_third_card()
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=bj.TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(bj.lines)])
+    assert [(a["kind"], a["round_id"]) for a in out.rows["alerts"] if a["kind"] == "sequence_gap"] == [
+        ("sequence_gap", bj.ROUND)]
+    store_rows(chdb_url, out.rows)
+
+    def round_cmd(*args: str):
+        return runner.invoke(app, ["replay", "round", bj.TABLE, bj.ROUND, "--warehouse", chdb_url, *args], env=ENV)
+
+    res = round_cmd("--format", "json")
+    assert res.exit_code == 1, res.output
+    recs = records(res.stdout)
+    kinds = [(r["violation_kind"], r["amount"]) for r in recs if r["kind"] == "violation"]
+    assert kinds.count(("payout_discrepancy", "-40.00")) == 5 and ("dealer_misdraw", None) in kinds
+    gaps = [r for r in recs if r["kind"] == "violation" and r["violation_kind"] == "sequence_gap"]
+    assert [(g["round_id"], g["message"], g["evidence"]) for g in gaps] == [
+        (bj.ROUND, "1 event(s) missing: seq 27..27", [bj.ids[28]])]
+    assert recs[-1]["violations"] == 7 and recs[-1]["rounds"] == 1
+
+    text = round_cmd()
+    assert text.exit_code == 1 and "sequence_gap" in text.stdout and "seq 27..27" in text.stdout
+
+    # the events as people read them: cards with their suits, no Python repr (face_up=True, box=None)
+    shown = round_cmd("--events").stdout
+    assert "card_dealt hand dealer, card 10♠, face_up yes" in shown
+    assert "bet_placed bet_id AND-BJ-05-R00027-B1, player_id P-1, spot main, stake 20.00 €, box 1" in shown
+    assert not re.search(r"None|True|False|\[|Decimal", shown)
+
+
+def test_replay_round_events_include_a_table_event_within_the_round(chdb_url):
+    """A dealer change (a table event, no round) stored between R1's first and last events is part
+    of R1's events as stored (seq 5 of 3-10); the table's opening (seqs 1-2) is not."""
+    from pitwatch.streams.processor import BatchProcessor, InMessage
+
+    from tests.fixtures.batches import store_rows
+
+    ev = (Events().open().add("round_started", "R1")
+          .add("bet_placed", "R1", ("player", "P-1"), bet_id="R1-B1", player_id="P-1", spot="red", stake="10.00")
+          .add("dealer_assigned", actor=("pit_boss", "PB-1"), dealer_id="D-02")
+          .add("wheel_spun", "R1", direction="clockwise").add("bets_closed", "R1").add("ball_landed", "R1", number=17)
+          .add("settlement_recorded", "R1", bet_id="R1-B1", outcome="lose", returned="0.00").add("round_ended", "R1"))
+    out = BatchProcessor(lambda _t: None).process(
+        [InMessage(key=TABLE.encode(), value=v.encode(), partition=0, offset=i) for i, v in enumerate(ev.lines)])
+    store_rows(chdb_url, out.rows)
+    res = runner.invoke(app, ["replay", "round", TABLE, "R1", "--warehouse", chdb_url, "--format", "json", "--events"],
+                        env=ENV)
+    evs = [(r["seq"], r["type"]) for r in records(res.stdout) if r["kind"] == "event"]
+    assert [s for s, _ in evs] == list(range(3, 11)) and (5, "dealer_assigned") in evs
+
+
 # --------------------------------------------------------------------------- schemas
 
 
@@ -445,7 +565,9 @@ def test_events_are_reported_as_read_before_what_they_complete(tmp_path):
                               "box": None}
     assert recs[-1] == records(replay(path, "--format", "json").stdout)[-1]
     text = replay(path, "--events")
-    assert "line 4 · GAL-RF-09 seq 4 · 2026-11-21 20:00:04.000 UTC · player P-1 bet_placed bet_id=R1-B1" in text.stdout
+    assert ("line 4 · GAL-RF-09 seq 4 · 2026-11-21 20:00:04.000 UTC · player P-1 bet_placed bet_id R1-B1, "
+            "player_id P-1, spot straight:17, stake 10.00 €\n") in text.stdout  # no box=None
+    assert "None" not in text.stdout and "=" not in text.stdout
 
 
 def test_events_and_only_violations_is_a_usage_error(tmp_path):

@@ -1,8 +1,10 @@
 """``pitwatch replay --format text``: replay items on a rich console, for people.
 
 Money prints as ``360.00 €`` (signed ``+5.00 €`` for discrepancies), times as UTC to the
-millisecond (``2026-11-21 21:04:05.120 UTC``). Every text that comes from the input (reasons,
-messages, ids) is escaped, so brackets in it are printed, not read as rich markup.
+millisecond (``2026-11-21 21:04:05.120 UTC``), an event's fields as ``field value`` pairs with
+cards as ``10♠`` (:func:`pitwatch.replay.formatting.event_text`: no Python repr). Every text that
+comes from the input (reasons, messages, ids) is escaped, so brackets in it are printed, not read
+as rich markup.
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from rich.table import Table
 
 from pitwatch.detectors.alerts import Alert
 from pitwatch.replay import ReplayItem, ReplayStats
-from pitwatch.replay.formatting import money_text, time_text
+from pitwatch.replay.formatting import event_text, money_text, time_text
 from pitwatch.rules.base import BetCheck
-from pitwatch.schemas.events import payload_of
 
 
 def _where(line: int | None) -> str:
@@ -52,7 +53,7 @@ def render_item(console: Console, item: ReplayItem) -> None:
         return
     if item.event is not None:
         e = item.event
-        fields = " ".join(f"{k}={v}" for k, v in payload_of(e).items())
+        fields = event_text(e)
         console.print(f"[dim]{escape(_where(item.line))} · {escape(e.table_id)} seq {e.seq} · "
                       f"{time_text(e.occurred_at)} · {escape(e.actor.role.value)} {escape(e.actor.id)}[/dim] "
                       f"{escape(e.type)} {escape(fields)}", soft_wrap=True, highlight=False)
