@@ -76,6 +76,14 @@ LABELS: dict[str, tuple[str, str]] = {
                     "cuenta con los límites vigentes cuando se detectó.",
                     "Limits set at the table's opening or by a limits change; each breach counts under the "
                     "limits in force when it was detected."),
+    "chain_head": ("Cabeza de la cadena de eventos", "Event chain head"),
+    "chain_note": ("Último evento del mes de la cadena de hashes de la mesa (seq y SHA-256): quien guarde este "
+                   "informe puede comprobar después que el almacén no se ha editado con «pitwatch verify --table "
+                   "MESA --head SEQ:HASH».",
+                   "The last event of the month in the table's hash chain (seq and SHA-256): whoever keeps this "
+                   "report can later prove the warehouse was not edited with «pitwatch verify --table TABLE "
+                   "--head SEQ:HASH»."),
+    "chain_events": ("eventos encadenados", "linked events"),
     "nil_return": ("Declaración negativa", "Nil return"),
     "nil_return_text": ("El casino {casino} no tuvo actividad de juegos de mesa en {month}: sin mesas abiertas, "
                         "sin apuestas y sin eventos registrados (sin actividad).",

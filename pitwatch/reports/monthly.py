@@ -56,6 +56,7 @@ from pitwatch.replay.figures import TAKE_EVENTS, WinBand, is_peer
 from pitwatch.replay.formatting import time_json
 from pitwatch.reports import queries as q
 from pitwatch.reports.limits import BREACH_KINDS, limits_in_force
+from pitwatch.warehouse.verify import chain_heads
 
 MADRID = ZoneInfo("Europe/Madrid")
 DAY_STARTS = time(6, 0)
@@ -238,6 +239,9 @@ class MonthlyReport:
     daily: list[dict[str, Any]]
     total: FigureLine = field(default_factory=lambda: FigureLine("total"))
     limits: list[dict[str, Any]] = field(default_factory=list)
+    chain_heads: list[dict[str, Any]] = field(default_factory=list)
+    """Each table's hash-chain head for the month (:func:`pitwatch.warehouse.verify.chain_heads`):
+    ``table_id``, ``seq``, ``hash`` (64 hex), ``events`` (linked events of the month)."""
 
     @property
     def nil_return(self) -> bool:
@@ -257,6 +261,7 @@ class MonthlyReport:
             "periods": [f.data() for f in self.periods], "limits": self.limits,
             "gross_gaming_income_ytd": str(self.gross_gaming_income_ytd), "alerts": alerts,
             "rulesets": self.rulesets, "events": self.events, "daily": self.daily,
+            "chain_heads": self.chain_heads,
         }
 
     @property
@@ -310,8 +315,10 @@ def build_monthly(wh: Any, casino_id: str, month: str) -> MonthlyReport:
     daily = [{"gaming_day": d.isoformat(), "game": g, "win": str(_dec(w)),
               "theoretical_win": None if is_peer(g) else str(_dec(t))}
              for d, g, w, t in wh.query(q.DAILY_SQL, p)]
+    heads = [{"table_id": h.table_id, "seq": h.seq, "hash": h.hash, "events": h.events}
+             for h in chain_heads(wh, day_start(first), as_of, casino_id).values()]
     return MonthlyReport(casino_id, month, first, last, as_of, tables, sorted(games.values(), key=lambda f: f.game),
-                         periods, ggr, alerts, rulesets, events, daily, total, limits)
+                         periods, ggr, alerts, rulesets, events, daily, total, limits, heads)
 
 
 def casino_seen(wh: Any, casino_id: str) -> bool:

@@ -45,6 +45,7 @@ CSV_FILES: dict[str, tuple[str, ...]] = {
     "open_alerts_over_7_days": ("alert_id", "kind", "severity", "table_id", "detected_at", "state", "age_days"),
     "alerts_per_day": ("gaming_day", "alerts"),
     "daily_win": ("gaming_day", "game", "win", "theoretical_win"),
+    "chain_heads": ("table_id", "seq", "hash", "events"),
 }
 """Every CSV file of the report and its columns, in order."""
 
@@ -70,6 +71,7 @@ def _csv_rows(report: MonthlyReport) -> dict[str, list[dict[str, Any]]]:
         "periods": [{"period": p["label"], **p} for p in d["periods"]], "limits": d["limits"],
         "alerts_by_kind": a["by_kind"], "alerts_by_disposition": a["by_disposition"],
         "open_alerts_over_7_days": a["open_over_7_days"], "alerts_per_day": a["per_day"], "daily_win": d["daily"],
+        "chain_heads": d["chain_heads"],
     }
 
 
@@ -116,14 +118,18 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("pitwatch.reports", "templ
 
 def table_details(d: dict[str, Any]) -> list[dict[str, Any]]:
     """One entry per table of the report's data ``d`` (:meth:`MonthlyReport.data`), in the order of its
-    figures, then the tables with limits only: ``table_id``, ``game``, ``limits`` (its rows of
-    ``d["limits"]``). The page gives each its own section."""
-    out: dict[str, dict[str, Any]] = {t["label"]: {"table_id": t["label"], "game": t["game"], "limits": []}
-                                      for t in d["tables"]}
+    figures, then the tables with limits or events only: ``table_id``, ``game``, ``limits`` (its rows of
+    ``d["limits"]``), ``chain`` (its hash-chain head of ``d["chain_heads"]``, or ``None``). The page
+    gives each its own section."""
+    out: dict[str, dict[str, Any]] = {t["label"]: {"table_id": t["label"], "game": t["game"], "limits": [],
+                                                   "chain": None} for t in d["tables"]}
     for x in d["limits"]:
-        entry = out.setdefault(x["table_id"], {"table_id": x["table_id"], "game": x["game"], "limits": []})
+        entry = out.setdefault(x["table_id"], {"table_id": x["table_id"], "game": x["game"], "limits": [], "chain": None})
         entry["game"] = entry["game"] or x["game"]
         entry["limits"].append(x)
+    for h in d.get("chain_heads", []):
+        entry = out.setdefault(h["table_id"], {"table_id": h["table_id"], "game": "", "limits": [], "chain": None})
+        entry["chain"] = h
     return list(out.values())
 
 

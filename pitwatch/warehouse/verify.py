@@ -110,14 +110,17 @@ def _period(start: datetime | None, end: datetime | None) -> tuple[str, dict[str
     return cond, params
 
 
-def chain_heads(wh: Any, start: datetime, end: datetime) -> dict[str, ChainHead]:
+def chain_heads(wh: Any, start: datetime, end: datetime, casino_id: str | None = None) -> dict[str, ChainHead]:
     """``{table_id: ChainHead}`` for every table with a linked event that occurred in
     ``[start, end)`` (UTC datetimes): the last linked event of the period by ``seq``, its hash,
-    and how many linked events the period has. ``wh`` is an open
+    and how many linked events the period has; only ``casino_id``'s tables when given. ``wh`` is an open
     :class:`~pitwatch.warehouse.Warehouse`. For the monthly report: a regulator who keeps the
     heads can later check the warehouse against them (``pitwatch verify --head SEQ:HASH``).
     Raises :class:`~pitwatch.warehouse.WarehouseError`."""
     cond, params = _period(start, end)
+    if casino_id is not None:
+        cond += " AND casino_id = %(casino)s"
+        params["casino"] = casino_id
     rows = wh.query(
         "SELECT table_id, max(seq), argMax(hash, seq), count() FROM pitwatch.events_raw FINAL "
         f"WHERE hash != ''{cond} GROUP BY table_id ORDER BY table_id", params)
