@@ -294,4 +294,7 @@ def write_outputs(warehouse_url: str, data_dir: Path) -> list[tuple[str, Path]]:
         path.write_text(page)
         out.append(("auditor's dossier of a flagged round", path))
         out.append(("the same dossier as PDF", write_pdf(page, path.with_suffix(".pdf"))))
+        attested = path.with_suffix(".json")  # what the attestation's SHA-256 covers (docs/dossier.md)
+        attested.write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+        out.append(("the dossier's attested JSON (recompute its SHA-256)", attested))
     return out

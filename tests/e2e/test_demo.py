@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from pitwatch.replay.dossier import verify as verify_dossier
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow]
 
@@ -55,6 +56,7 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     assert len(dossiers) == 1 and "payout_discrepancy" in dossiers[0].read_text()
     assert f"auditor's dossier of a flagged round: {dossiers[0]}" in proc.stdout
     assert dossiers[0].with_suffix(".pdf").read_bytes().startswith(b"%PDF")
+    assert verify_dossier(json.loads(dossiers[0].with_suffix(".json").read_text()))  # its attested SHA-256 holds
     # the monthly report of each casino of the evening (21 Nov 2026), in HTML, PDF and CSV; the
     # simulated surveillance staff acted on the alerts, so the report has response times
     assert "simulated surveillance staff:" in proc.stdout
