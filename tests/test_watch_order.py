@@ -14,6 +14,7 @@ they did not (both reproduced below)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -200,3 +201,22 @@ def test_a_digest_with_a_time_without_a_zone_is_rejected_not_judged():
         RoundDigest.from_json(raw)
     res = WatchProcessor(lambda _c: None).process([InMessage(b"C", raw, 0, 0)])
     assert len(res.rows["rejected"]) == 1 and "not UTC" in res.rows["rejected"][0]["reason"]
+
+
+def test_the_table_stage_sends_a_tables_close_after_its_last_round(tmp_path):
+    """The watch's release waits for every open table; the table stage tells it a table closed by a
+    :class:`TableMark` on the digests topic, keyed by casino, after that table's last digest."""
+    from pitwatch.detectors.digest import read_watch_message
+    from pitwatch.streams.processor import BatchProcessor
+    from pitwatch.streams.topics import TOPIC_ROUND_DIGESTS
+
+    path = tmp_path / "e.jsonl"
+    write_simulation(path, tables=2, hours=0.5, seed=3, fault_rates={})
+    lines = path.read_bytes().splitlines()
+    msgs = [InMessage(json.loads(ln)["table_id"].encode(), ln, 0, i) for i, ln in enumerate(lines)]
+    res = BatchProcessor({}.get).process(msgs)
+    out = [(m.key, read_watch_message(m.value)) for m in res.messages if m.topic == TOPIC_ROUND_DIGESTS]
+    for table in {json.loads(ln)["table_id"] for ln in lines}:
+        mine = [(k, d) for k, d in out if d.table_id == table]
+        assert isinstance(mine[-1][1], TableMark) and sum(isinstance(d, TableMark) for _, d in mine) == 1
+        assert {k for k, _ in mine} == {mine[0][1].casino_id.encode()}
