@@ -121,3 +121,9 @@ def test_one_alert_per_id_whatever_its_table_or_month(warehouse_url, monkeypatch
         assert wh.insert_new("alerts", [third]) == 0
         wh.query("OPTIMIZE TABLE pitwatch.alerts FINAL")
         assert wh.query("SELECT count() FROM pitwatch.alerts WHERE alert_id = 'A-7'") == [(1,)]
+
+
+def test_the_rows_the_views_write_are_no_sink_table(warehouse):
+    """table_hourly_rows is a ReplacingMergeTree keyed on an id, but only its views write it."""
+    with pytest.raises(ValueError, match="not a sink table"):
+        warehouse.insert_new("table_hourly_rows", [{"source_id": "settlement:S-1"}])
