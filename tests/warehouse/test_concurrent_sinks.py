@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import uuid
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pitwatch.reports.monthly import build_monthly
 from pitwatch.warehouse import base, open_warehouse
+from pitwatch.warehouse.sink import prepare
 
 from tests.warehouse.rows import T0, alert, event, settlement
+from tests.warehouse.test_warehouse import _assert_hourly
 
 D = Decimal
 
@@ -127,3 +132,27 @@ def test_the_rows_the_views_write_are_no_sink_table(warehouse):
     """table_hourly_rows is a ReplacingMergeTree keyed on an id, but only its views write it."""
     with pytest.raises(ValueError, match="not a sink table"):
         warehouse.insert_new("table_hourly_rows", [{"source_id": "settlement:S-1"}])
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.lists(st.tuples(st.integers(1, 10**7), st.integers(0, 2), st.integers(0, 7200), st.integers(1, 3)),
+                     min_size=1, max_size=25),
+       batches=st.integers(1, 4))
+def test_table_hourly_counts_each_settlement_once_however_often_it_was_stored(warehouse, data, batches):
+    """Property: whatever rows racing writers stored and how many times (every copy inserted
+    past the sink's lookup, in any number of inserts), table_hourly sums each settlement once.
+
+    Examples share the warehouse: each one writes under its own fresh casino id.
+    """
+    casino = str(uuid.uuid4())
+    rows = [settlement(i, casino_id=casino, settlement_id=f"{casino}-{i}", table_id=f"T-{t}",
+                       stake=D(cents) / 100, handle=D(cents) / 100, win=-D(cents) / 100,
+                       settled_at=T0 + dt.timedelta(seconds=sec))
+            for i, (cents, t, sec, _) in enumerate(data)]
+    info = warehouse.tables()["settlements"]
+    stored = [r for r, (_, _, _, copies) in zip(rows, data) for _ in range(copies)]
+    for k in range(batches):
+        part = stored[k::batches]
+        if part:
+            warehouse._insert_rows(info, prepare(info, part))
+    _assert_hourly(warehouse, rows, casino)
