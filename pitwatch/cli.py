@@ -145,7 +145,7 @@ def produce(
         task = progress.add_task("producing", total=total)
         n = produce_jsonl(path, settings.bootstrap, topic,
                           progress=lambda k: progress.update(task, completed=k),
-                          **settings.confluent_config())
+                          **settings.producer_config())
     console.print(f"produced {n} messages to {topic}")
 
 
@@ -654,7 +654,7 @@ def quarantine_release(
     msg = release_message(table_id, by, datetime.now(timezone.utc))
     try:
         produce_events([msg], settings.bootstrap, topic, key=lambda _v: table_id.encode("utf-8"),
-                       flush_timeout=30.0, **settings.confluent_config())
+                       flush_timeout=30.0, **settings.producer_config())
     except ProduceError as exc:
         _fail(f"release not sent: {exc}")
     console.print(f"release of {table_id} sent to {topic}; `pitwatch quarantine list` shows when it is applied")

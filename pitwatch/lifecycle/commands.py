@@ -125,7 +125,7 @@ def _recording(what: str, cfg: Any, broker_timeout: float | None) -> Iterator[tu
     try:
         publisher = None
         if broker_timeout is not None:
-            publisher = ActionPublisher(cfg.bootstrap, timeout=broker_timeout, **cfg.confluent_config())
+            publisher = ActionPublisher(cfg.bootstrap, timeout=broker_timeout, **cfg.producer_config())
             publisher.connect()
         with open_warehouse(cfg.warehouse_url) as wh:
             yield wh, publisher

@@ -11,6 +11,9 @@ Environment variables (CLI flags override them; unset means "use the default")::
     PITWATCH_WAREHOUSE                warehouse URL (default chdb://./pitwatch-data/warehouse)
     PITWATCH_STATUS_PATH              optional JSON status file the worker rewrites after every batch
     PITWATCH_KAFKA_EXTRA              optional JSON object of further librdkafka properties
+    PITWATCH_KAFKA_IDEMPOTENCE        idempotent confluent-kafka producers (default true)
+    PITWATCH_KAFKA_FAUST_IDEMPOTENCE  idempotent Faust (aiokafka) producer (default false: Tansu
+                                      refuses aiokafka's InitProducerId; true against Apache Kafka)
 
 Empty variables count as unset. Loaded by pydantic-settings (:class:`KafkaSettings`).
 
@@ -44,6 +47,14 @@ class KafkaSettings(BaseSettings):
     PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; the SASL fields are required for the SASL_*
     protocols. ``extra`` holds further librdkafka properties for confluent-kafka clients
     only (e.g. ``{"linger.ms": "20"}``; ``PITWATCH_KAFKA_EXTRA`` as a JSON object).
+    ``idempotence``: every confluent-kafka producer (``pitwatch produce``, the worker's output
+    producer, alert actions, quarantine release) runs with ``enable.idempotence`` (and
+    ``acks=all``): a retried produce request is not written twice. Works on Apache Kafka and on
+    Tansu 0.6.0 (librdkafka asks InitProducerId v4 and gets a producer id).
+    ``faust_idempotence``: the same for Faust's own aiokafka producer (changelogs, and outputs
+    with ``output="faust"``); off by default because aiokafka 0.14 asks InitProducerId v0, with no
+    producer id or epoch fields, and Tansu 0.6.0 answers it UNKNOWN_SERVER_ERROR (the worker's
+    producer cannot start: tests/streams/test_idempotence.py). Turn it on against Apache Kafka.
     ``status_path`` is an optional JSON file the worker rewrites after every batch (see
     :mod:`pitwatch.streams.status`); ``metrics_address`` an optional ``HOST:PORT`` where it
     serves the same counters to Prometheus (:mod:`pitwatch.streams.metrics`). Immutable.
@@ -69,6 +80,8 @@ class KafkaSettings(BaseSettings):
     status_path: str | None = Field(default=None, validation_alias="PITWATCH_STATUS_PATH")
     metrics_address: str | None = Field(default=None, validation_alias="PITWATCH_METRICS_ADDRESS")
     extra: dict[str, str] = Field(default_factory=dict)
+    idempotence: bool = True
+    faust_idempotence: bool = False
 
     @classmethod
     def from_env(cls, **overrides: Any) -> KafkaSettings:
@@ -123,6 +136,11 @@ class KafkaSettings(BaseSettings):
         conf.update(self.extra)
         conf.update(more)
         return conf
+
+    def producer_config(self, **more: Any) -> dict[str, Any]:
+        """:meth:`confluent_config` for a producer: with ``enable.idempotence`` set from
+        :attr:`idempotence` and ``acks=all``, then ``more`` (which wins)."""
+        return self.confluent_config(**{"enable.idempotence": self.idempotence, "acks": "all", **more})
 
     def faust_broker_url(self) -> str:
         """Faust broker URL: ``"kafka://h1:p1;h2:p2"``."""

@@ -42,9 +42,10 @@ class OutputProducer:
         if self._producer is None:
             from confluent_kafka import Producer
 
-            conf = self.settings.confluent_config(**{
+            # idempotent (settings.idempotence, on by default) with acks=all: a produce request
+            # retried after a lost reply does not write a batch's outputs twice.
+            conf = self.settings.producer_config(**{
                 "linger.ms": 1, "batch.num.messages": 10000,
-                "enable.idempotence": False, "acks": "all",
                 "queue.buffering.max.messages": 1000000,
                 # Delivery reports (a Python callback) only for failures: a callback per
                 # message made each flush wait on the GIL behind the event loop (~100 ms).

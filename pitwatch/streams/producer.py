@@ -7,7 +7,9 @@ in order (the Faust worker relies on this and does no repartition). Lines that a
 
 Delivery is checked: a failed delivery report raises :class:`ProduceError` after the flush.
 TLS/SASL settings pass through as librdkafka properties (see
-:meth:`pitwatch.streams.config.KafkaSettings.confluent_config`).
+:meth:`pitwatch.streams.config.KafkaSettings.producer_config`). Producers are idempotent with
+``acks=all`` by default; :func:`faust_producer_class` makes Faust's aiokafka producer so when
+asked (``KafkaSettings.faust_idempotence``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,10 @@ DEFAULT_PRODUCER_CONFIG: dict[str, Any] = {
     "batch.num.messages": 10000,
     "queue.buffering.max.messages": 500000,
     "compression.type": "none",  # aiokafka (the Faust worker) reads gzip natively, lz4/snappy/zstd only with extra packages
-    "enable.idempotence": False,  # Tansu has no InitProducerId support worth relying on
+    # A retried produce request is not written twice. Tansu 0.6.0 gives librdkafka a producer id
+    # (InitProducerId v4): tests/streams/test_idempotence.py. KafkaSettings.idempotence=False
+    # (PITWATCH_KAFKA_IDEMPOTENCE=false) turns it off through KafkaSettings.producer_config().
+    "enable.idempotence": True,
     "acks": "all",
 }
 
@@ -70,7 +75,7 @@ def make_producer(bootstrap: str, **kafka_config: Any) -> Producer:
     """A confluent-kafka Producer for ``bootstrap`` with :data:`DEFAULT_PRODUCER_CONFIG`.
 
     ``kafka_config`` are librdkafka properties with their own (dotted) names, passed as
-    ``**{"security.protocol": "SASL_SSL", ...}`` or ``**settings.confluent_config()``; they
+    ``**{"security.protocol": "SASL_SSL", ...}`` or ``**settings.producer_config()``; they
     override the defaults. ``bootstrap`` wins over any ``bootstrap.servers`` among them.
     """
     conf = dict(DEFAULT_PRODUCER_CONFIG)
@@ -150,3 +155,21 @@ def produce_jsonl(path: str | os.PathLike[str], bootstrap: str, topic: str,
     ``OSError`` if the file cannot be read.
     """
     return produce_events(iter_jsonl(path), bootstrap, topic, progress, **kafka_config)
+
+
+def faust_producer_class(idempotence: bool) -> type:
+    """Faust's aiokafka producer class (``faust.transport.drivers.aiokafka.Producer``) whose
+    aiokafka producer has ``enable_idempotence`` when ``idempotence`` (Faust sets it only inside
+    transactions); ``acks`` stays Faust's ``producer_acks`` (default -1, "all", which aiokafka's
+    idempotence requires). Overrides Faust's private ``Producer._settings_extra``: the pinned
+    faust-streaming version is checked by tests/streams/test_faust_pin.py."""
+    from faust.transport.drivers import aiokafka as driver
+
+    class _Producer(driver.Producer):
+        def _settings_extra(self) -> Any:
+            extra = dict(super()._settings_extra())
+            if idempotence:
+                extra["enable_idempotence"] = True
+            return extra
+
+    return _Producer

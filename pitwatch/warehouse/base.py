@@ -12,9 +12,11 @@ FINAL: which reads need it
     rows of those tables (reports, verdicts, detectors computing from the warehouse) must
     read ``FROM pitwatch.<table> FINAL``; :meth:`Warehouse.rows` does so. Existence checks
     (``insert_new``'s id lookup) and "latest N rows" displays do not need it.
-    ``SummingMergeTree`` tables (``table_hourly``) are read with ``sum(col) ... GROUP BY``
-    the key columns (never trust one row per key: parts are summed only when merged).
-    FINAL is not needed there and not used.
+    ``table_hourly`` is a view that sums ``table_hourly_rows FINAL`` (one row per
+    settlement and movement, written by materialized views) per table and hour: read it
+    with ``sum(col) ... GROUP BY``; it already counts each source row once, even after two
+    writers raced. A ``SummingMergeTree`` table (none in ``schema.sql`` now) would be read
+    with ``sum(col) ... GROUP BY`` its key columns.
 """
 
 from __future__ import annotations
@@ -143,26 +145,26 @@ class Warehouse(ABC):
     def insert_new(self, table: str, rows: list[dict[str, Any]]) -> int:
         """The idempotent sink: insert the rows whose id is not stored yet; return how many.
 
-        ``table`` is a sink table (``events_raw``, ``settlements``, ``alerts``, ``rejected``,
-        or any ``ReplacingMergeTree`` table ``schema.sql`` adds; ``table_hourly`` is fed by
-        its materialized view). Each row is a dict keyed by column name (see ``schema.sql``)
-        with Python values: ``str`` (``None`` -> ``''``), ``int``, ``Decimal`` euros with at
-        most two decimals (``float`` is refused), timezone-aware ``datetime`` (converted to
-        UTC; seconds go to ``*_at``), ``list[str]``. Missing columns take ``''`` / ``0`` /
-        ``Decimal('0.00')`` / ``[]``; a missing ``*_ms`` is taken from the ``*_at``
-        datetime's microseconds; a missing ``ingested_at`` is now (UTC). The id column and
-        the other ``*_at`` columns are required (:mod:`pitwatch.warehouse.sink`). An empty
-        ``rows`` returns 0 at once.
+        ``table`` is a sink table (``events_raw``, ``settlements``, ``alerts``, ``rejected``, or
+        any ``ReplacingMergeTree`` table ``schema.sql`` adds; ``table_hourly_rows`` is fed by
+        its materialized views, and ``table_hourly`` is a view over it). Each row is a dict
+        keyed by column name (see ``schema.sql``) with Python values: ``str`` (``None`` ->
+        ``''``), ``int``, ``Decimal`` euros with at most two decimals (``float`` is refused),
+        timezone-aware ``datetime`` (converted to UTC; seconds go to ``*_at``), ``list[str]``.
+        Missing columns take ``''`` / ``0`` / ``Decimal('0.00')`` / ``[]``; a missing ``*_ms``
+        is taken from the ``*_at`` datetime's microseconds; a missing ``ingested_at`` is now
+        (UTC). The id column and the other ``*_at`` columns are required
+        (:mod:`pitwatch.warehouse.sink`). An empty ``rows`` returns 0 at once.
 
         Ids repeated inside the batch keep their first row; ids already in the table
         are skipped (looked up in chunks of 1000, narrowed by the other ``ORDER BY``
-        columns, e.g. ``table_id``); the rest go in one batched INSERT, which the
-        ``table_hourly_mv`` view sees once. So reprocessing the same results never counts
-        them twice, as long as one writer at a time owns a given id (pitwatch: a table's
-        results come from the worker owning its Kafka partition); a race between two
-        writers leaves duplicates that ``FINAL`` hides in the base tables but
-        ``table_hourly`` would count. Raises ``ValueError`` (unknown or non-sink table,
-        unknown column, missing id or time, fraction of a cent, naive datetime,
+        columns, e.g. ``table_id``); the rest go in one batched INSERT. So reprocessing the
+        same results stores nothing twice while one writer at a time owns a given id
+        (pitwatch: a table's results come from the worker owning its Kafka partition); two
+        writers that race (both look up, then both insert) store a row twice, which
+        ``FINAL`` hides in the base tables and in ``table_hourly`` (its rows are keyed on the
+        source row and summed ``FINAL``: tests/warehouse/test_concurrent_sinks.py). Raises
+        ``ValueError`` (unknown or non-sink table, unknown column, missing id or time, fraction of a cent, naive datetime,
         out-of-range), ``TypeError`` (wrong Python type), :class:`WarehouseError` (backend,
         or the database has no tables: call :meth:`ensure_schema`).
         """
@@ -170,7 +172,8 @@ class Warehouse(ABC):
             return 0
         info = self._table(table)
         if info.id_column is None:
-            raise ValueError(f"insert_new: {table} is not a sink table (a ReplacingMergeTree keyed on an id)")
+            raise ValueError(f"insert_new: {table} is not a sink table (a ReplacingMergeTree keyed on an id "
+                             "that no materialized view writes)")
         prepared = prepare(info, rows)
         with self._lock:
             self._check_open()
@@ -190,11 +193,12 @@ class Warehouse(ABC):
         """Deduplicated rows of ``table`` as dicts: ``SELECT * FROM t FINAL WHERE ...``.
 
         ``where``/``order_by`` are SQL fragments (``%(name)s`` placeholders allowed in
-        ``where``). A ``SummingMergeTree`` table (``table_hourly``) is returned summed per
-        key instead (``sum(...) GROUP BY``). Raises ``ValueError`` for an unknown table or
-        a view, :class:`WarehouseError`.
+        ``where``). A plain view (``table_hourly``) is read as it is (``table_hourly``: one
+        row per table, gaming day and hour, already summed); a ``SummingMergeTree`` table is
+        returned summed per key (``sum(...) GROUP BY``). Raises ``ValueError`` for an unknown
+        table or a materialized view, :class:`WarehouseError`.
         """
-        info = self._table(table)
+        info = self._table(table, plain_views=True)
         cols = list(info.columns)
         if info.engine == "SummingMergeTree":
             keys = info.sorting_key
@@ -235,8 +239,9 @@ class Warehouse(ABC):
         self._catalog = read_catalog(self._execute, self.database)
         return self._catalog
 
-    def _table(self, name: str) -> Table:
-        """The table ``name``, reading the catalog again once if it is not known yet."""
+    def _table(self, name: str, plain_views: bool = False) -> Table:
+        """The table ``name`` (or plain view, with ``plain_views``), reading the catalog again
+        once if it is not known yet."""
         with self._lock:
             self._check_open()
             catalog = self._catalog
@@ -245,7 +250,7 @@ class Warehouse(ABC):
         if not catalog:
             raise WarehouseError(f"database {self.database} has no tables: call ensure_schema() first")
         info = catalog.get(name)
-        if info is None or info.engine in _VIEWS:
+        if info is None or (info.engine in _VIEWS and not (plain_views and info.engine == "View")):
             raise ValueError(f"unknown table {name!r}; one of {sorted(t for t, i in catalog.items() if i.engine not in _VIEWS)}")
         return info
 

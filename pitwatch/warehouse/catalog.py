@@ -13,11 +13,14 @@ Conventions read from a table's definition:
 * a ``ReplacingMergeTree`` table is a sink table: its deterministic id column is the last
   column of its ``ORDER BY`` (``ORDER BY (table_id, settlement_id)`` -> ``settlement_id``);
   the other plain ``ORDER BY`` columns narrow the id lookups of the sink;
-* a ``SummingMergeTree`` table is read summed per ``ORDER BY`` key.
+* except a table a materialized view writes to (``table_hourly_rows``): only its views write it;
+* a ``SummingMergeTree`` table is read summed per ``ORDER BY`` key; a plain view
+  (``table_hourly``) is read as it is.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -25,6 +28,9 @@ from typing import Callable
 from pitwatch.warehouse.values import ColumnType, column_type
 
 __all__ = ["Table", "read_catalog"]
+
+# `CREATE MATERIALIZED VIEW db.v TO db.t ...`: the target, as 18.16 and chDB spell it back.
+_VIEW_TARGET_RE = re.compile(r"(?is)^CREATE\s+MATERIALIZED\s+VIEW\s+\S+\s+TO\s+`?(\w+)`?\.`?(\w+)`?")
 
 
 def _key_columns(sorting_key: str) -> tuple[str, ...]:
@@ -53,6 +59,8 @@ class Table:
     engine: str
     columns: dict[str, str] = field(hash=False)
     sorting_key: tuple[str, ...] = ()
+    fed_by_views: bool = False
+    """A materialized view writes this table: it is not a sink table."""
 
     @cached_property
     def types(self) -> dict[str, ColumnType]:
@@ -62,8 +70,9 @@ class Table:
     @property
     def id_column(self) -> str | None:
         """The deterministic id column of a sink table (``ReplacingMergeTree``: the last
-        ``ORDER BY`` column), ``None`` for any other table."""
-        if self.engine != "ReplacingMergeTree" or not self.sorting_key:
+        ``ORDER BY`` column), ``None`` for any other table, and for one a materialized view
+        writes to."""
+        if self.engine != "ReplacingMergeTree" or not self.sorting_key or self.fed_by_views:
             return None
         last = self.sorting_key[-1]
         return last if last in self.columns else None
@@ -78,16 +87,23 @@ def read_catalog(execute: Callable[[str], list[tuple]], database: str) -> dict[s
     """``{table name: Table}`` of ``database`` (empty if it does not exist).
 
     ``execute`` runs one SQL text and returns typed rows (a backend's primitive);
-    ``database`` must be a plain identifier. Two queries. Raises what ``execute`` raises.
+    ``database`` must be a plain identifier. Two queries. A table some materialized view
+    writes to is marked ``fed_by_views``. Raises what ``execute`` raises.
     """
-    tables = execute(f"SELECT name, engine, sorting_key FROM system.tables WHERE database = '{database}'")
-    columns: dict[str, dict[str, str]] = {name: {} for name, _, _ in tables}
+    tables = execute("SELECT name, engine, sorting_key, create_table_query FROM system.tables "
+                     f"WHERE database = '{database}'")
+    columns: dict[str, dict[str, str]] = {name: {} for name, _, _, _ in tables}
+    fed = set()
+    for _, engine, _, create in tables:
+        m = _VIEW_TARGET_RE.match(create) if engine == "MaterializedView" else None
+        if m is not None and m.group(1) == database:
+            fed.add(m.group(2))
     for table, name, typ in execute(
         f"SELECT table, name, type FROM system.columns WHERE database = '{database}'"
     ):
         if table in columns:
             columns[table][name] = typ
     return {
-        name: Table(name, engine, columns[name], _key_columns(key))
-        for name, engine, key in tables
+        name: Table(name, engine, columns[name], _key_columns(key), name in fed)
+        for name, engine, key, _ in tables
     }

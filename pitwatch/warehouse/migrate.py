@@ -28,8 +28,13 @@ ClickHouse 18.16 (which has no ``ADD COLUMN IF NOT EXISTS``), current servers an
    ``events_raw.prev_hash`` and ``hash`` stay ``''`` on purpose (:data:`COLUMN_LEFT_DEFAULT`:
    the events stored before are not in the hash chain, logged at INFO). A
    different engine, key or column type raises :class:`WarehouseError` (a base table is never
-   rewritten); a column ``schema.sql`` no longer has is left, with a warning.
-3. **Aggregate tables** (a table materialized views write to: ``table_hourly``, fed by
+   rewritten), except a table of :data:`REKEYED_TABLES` (``alerts``: keyed ``(table_id,
+   alert_id)`` and partitioned by month before, now ``alert_id`` alone) whose keys differ:
+   every stored row is copied into ``<table>_rekeyed`` created from ``schema.sql``, the copy
+   is checked to hold every id, the names are swapped (``RENAME TABLE``, on 18.16 and chDB)
+   and the old table, ``<table>_before_rekey``, is dropped. A column ``schema.sql`` no
+   longer has is left, with a warning.
+3. **Aggregate tables** (a table materialized views write to: ``table_hourly_rows``, fed by
    ``table_hourly_mv`` and ``table_hourly_movements_mv``). When the table is missing, its
    columns, engine or keys differ, or its set of views or any view's definition differs, the
    views writing to it and the table are dropped, the table is created from ``schema.sql``,
@@ -37,6 +42,11 @@ ClickHouse 18.16 (which has no ``ADD COLUMN IF NOT EXISTS``), current servers an
    schema.sql, reading its source table FINAL>)`` (so each id counts once), and only then are
    the views created: a rebuild interrupted anywhere leaves a view missing, so the next run
    rebuilds again.
+4. **Plain views** (``table_hourly``, ``alert_status``) hold no data: created when missing,
+   dropped and created again when they differ. A table of :data:`REPLACED_BY_VIEWS` standing
+   where ``schema.sql`` now has a view (the old ``table_hourly`` SummingMergeTree: sums
+   recomputed from the base tables in step 3) is dropped once no materialized view writes to
+   it; any other table there raises.
 
 Every step is logged (logger ``pitwatch.warehouse.migrate``) and returned as a
 :class:`MigrationStep`; a database already up to date gets none, so running it again does
@@ -58,7 +68,8 @@ from typing import Callable
 from pitwatch.warehouse.base import WarehouseError
 from pitwatch.warehouse.ddl import check_ident, schema_statements
 
-__all__ = ["COLUMN_BACKFILLS", "COLUMN_LEFT_DEFAULT", "MUTATION_WAIT_S", "MigrationStep", "gaming_day_sql", "migrate"]
+__all__ = ["COLUMN_BACKFILLS", "COLUMN_LEFT_DEFAULT", "MUTATION_WAIT_S", "REKEYED_TABLES", "REPLACED_BY_VIEWS",
+           "MigrationStep", "gaming_day_sql", "migrate"]
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +111,29 @@ COLUMN_LEFT_DEFAULT: dict[tuple[str, str], str] = {
 right value on the rows stored before them; logged at INFO, not as a warning."""
 
 
+REKEYED_TABLES: dict[str, str] = {
+    "alerts": "keyed (table_id, alert_id) and partitioned by the month of detected_at before: an alert "
+              "raised again from another table or month was a second row under FINAL",
+}
+"""Base tables whose engine keys :func:`migrate` may change (``{table: why}``), by copying every
+row into a table created from ``schema.sql`` and swapping the names (``rekey``). Any other base
+table whose keys differ is an error."""
+
+REPLACED_BY_VIEWS: dict[str, str] = {
+    "table_hourly": "a SummingMergeTree before, summing what each insert added (a batch stored twice by "
+                    "two racing sinks counted twice); now a view over table_hourly_rows FINAL, refilled "
+                    "from settlements and movements FINAL",
+}
+"""Aggregate tables of an older release that ``schema.sql`` now defines as a plain view of the
+same name (``{name: why}``): dropped (their rows are sums recomputed from the base tables) once
+no materialized view writes to them, then the view is created."""
+
+
 @dataclass(frozen=True)
 class MigrationStep:
     """One change :func:`migrate` made: ``action`` (``create_table``, ``create_view``,
-    ``add_column``, ``backfill_column``, ``drop_view``, ``drop_table``, ``backfill_table``),
+    ``add_column``, ``backfill_column``, ``drop_view``, ``drop_table``, ``backfill_table``,
+    ``copy_rows``, ``rename_table``),
     the ``table`` (or view) it changed, a human ``detail`` and the ``sql`` it ran."""
 
     action: str
@@ -231,12 +261,15 @@ class _Migration:
         if have is None:
             self.apply("create_table", obj.name, "missing: created from schema.sql", obj.statement)
             return
-        if have.keys != want.keys:
-            raise WarehouseError(
-                f"{self.db}.{obj.name}: engine or keys {have.keys} differ from schema.sql's {want.keys}; "
-                "a base table is never rebuilt automatically")
         have_cols = dict(have.columns)
         changed = [f"{c} {have_cols[c]} (schema.sql: {t})" for c, t in want.columns if c in have_cols and have_cols[c] != t]
+        if have.keys != want.keys:
+            if obj.name not in REKEYED_TABLES or have.engine != want.engine or changed:
+                raise WarehouseError(
+                    f"{self.db}.{obj.name}: engine or keys {have.keys} differ from schema.sql's {want.keys}; "
+                    "a base table is never rebuilt automatically")
+            self.rekey(obj, want, have)
+            return
         if changed:
             raise WarehouseError(f"{self.db}.{obj.name}: column types differ from schema.sql: {', '.join(changed)}; "
                                  "a base table is never rewritten automatically")
@@ -278,6 +311,39 @@ class _Migration:
             mutated = True
         if mutated:
             self.wait_mutations(obj.name)
+
+    def rekey(self, obj: _SchemaObject, want: _Described, have: _Described) -> None:
+        """Copy a :data:`REKEYED_TABLES` table into a new one with schema.sql's keys, then swap
+        the names: every stored row is copied (all of them, not FINAL: the new key decides
+        which copy FINAL keeps); columns schema.sql added take their defaults. The old table
+        is dropped once the new one holds every id it held."""
+        full = f"{self.db}.{obj.name}"
+        new, old = f"{obj.name}_rekeyed", f"{obj.name}_before_rekey"
+        if self.execute(f"SELECT count() FROM system.tables WHERE database = '{self.db}' AND name = '{old}'")[0][0]:
+            raise WarehouseError(f"cannot rekey {full}: {self.db}.{old} exists (left by an interrupted rekey?); "
+                                 f"check that {full} holds its rows, then drop {self.db}.{old}")
+        self.execute(f"DROP TABLE IF EXISTS {self.db}.{new}")  # a partial copy left by an interrupted run
+        head = re.compile(rf"(?i)^(CREATE\s+TABLE\s+IF\s+NOT\s+EXISTS\s+){re.escape(full)}\b")
+        create = head.sub(lambda m: f"{m.group(1)}{self.db}.{new}", obj.statement, count=1)
+        if create == obj.statement:
+            raise WarehouseError(f"cannot rekey {full}: schema.sql's statement does not create {full}")
+        id_col = want.sorting_key.split(",")[-1].strip().strip("`")
+        have_names = {c for c, _ in have.columns}
+        cols = ", ".join(f"`{c}`" for c, _ in want.columns if c in have_names)
+        self.apply("create_table", new, f"{obj.name} with schema.sql's keys ({want.sorting_key}; "
+                   f"partition {want.partition_key or 'none'}), to be renamed {obj.name}", create)
+        self.wait_mutations(obj.name)
+        self.apply("copy_rows", new, f"every row of {obj.name} ({self.count(obj.name)})",
+                   f"INSERT INTO {self.db}.{new} ({cols}) SELECT {cols} FROM {full}")
+        ids = f"SELECT uniqExact(`{id_col}`) FROM {{}}"
+        before, after = (int(self.execute(ids.format(t))[0][0]) for t in (full, f"{self.db}.{new}"))
+        if before != after:
+            raise WarehouseError(f"rekeying {full}: {self.db}.{new} holds {after} {id_col}(s), {obj.name} {before}; "
+                                 f"{obj.name} left as it was")
+        self.apply("rename_table", obj.name, f"rekeyed ({have.sorting_key!r} -> {want.sorting_key!r}); "
+                   f"{after} {id_col}(s)",
+                   f"RENAME TABLE {full} TO {self.db}.{old}, {self.db}.{new} TO {full}")
+        self.apply("drop_table", old, f"the copy of {obj.name} under its old keys", f"DROP TABLE IF EXISTS {self.db}.{old}")
 
     # aggregate tables -------------------------------------------------------------------
     def aggregate_table(self, obj: _SchemaObject, views: list[_SchemaObject], target: dict[str, _Described],
@@ -398,7 +464,15 @@ def migrate(execute: Execute, database: str, mutation_wait_s: float = MUTATION_W
         if o.kind != "view":
             continue
         if o.name in real and real[o.name].create_query != target[o.name].create_query:
-            m.apply("drop_view", o.name, "differs from schema.sql: recreated", f"DROP TABLE IF EXISTS {m.db}.{o.name}")
+            if real[o.name].is_view:
+                m.apply("drop_view", o.name, "differs from schema.sql: recreated", f"DROP TABLE IF EXISTS {m.db}.{o.name}")
+            elif o.name in REPLACED_BY_VIEWS and not any(d.is_view and d.target == f"{m.db}.{o.name}"
+                                                          for d in _describe(execute, database).values()):
+                m.apply("drop_table", o.name, f"{m.count(o.name)} row(s): {REPLACED_BY_VIEWS[o.name]}",
+                        f"DROP TABLE IF EXISTS {m.db}.{o.name}")
+            else:
+                raise WarehouseError(f"{m.db}.{o.name} is a table ({real[o.name].engine}); schema.sql's view of "
+                                     "that name cannot be created")
             del real[o.name]
         if o.name not in real:
             m.apply("create_view", o.name, "missing: created from schema.sql", o.statement)

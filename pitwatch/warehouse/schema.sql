@@ -10,11 +10,13 @@
 --   * every base table is a ReplacingMergeTree keyed on a deterministic id, the last
 --     column of its ORDER BY, read with FINAL where duplicates could matter; the writer
 --     (Warehouse.insert_new) inserts only ids it has not stored yet, so duplicates exist
---     only after a concurrent double write;
---   * table_hourly is a SummingMergeTree fed by two materialized views (settlements and
---     movements): read it with sum(...) GROUP BY, because parts are summed only when they
---     merge. Each figure is computed once, per row, by pitwatch (handle, win, theoretical
---     win and variance, gaming day: see pitwatch.rules.accounting); the views only sum.
+--     only after a concurrent double write (two workers during a rebalance);
+--   * so nothing sums what an insert adds: table_hourly_rows holds one row per settlement
+--     and movement (a ReplacingMergeTree keyed on the source row, written by two
+--     materialized views), and the view table_hourly sums it FINAL per table and hour; read
+--     table_hourly with sum(...) GROUP BY. Each figure is computed once, per row, by
+--     pitwatch (handle, win, theoretical win and variance, gaming day: see
+--     pitwatch.rules.accounting); the views only copy and sum.
 -- The code learns tables, columns and types from the database once these statements ran:
 -- a table or column added here needs no code change. A row left without a column gets
 -- '' / 0 / 0.00 / [] by type; <x>_ms gets the milliseconds of <x>_at; ingested_at gets
@@ -87,6 +89,9 @@ ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(settled_at)
 ORDER BY (table_id, settlement_id);
 
+-- One row per alert_id (FINAL), whatever its table or month: a pair alert (chip dumping,
+-- soft play...) is raised again from the other table of the pair or in a later month with the
+-- same id, so neither table_id nor a partition by detected_at may be part of its key.
 CREATE TABLE IF NOT EXISTS pitwatch.alerts
 (
     alert_id     String,
@@ -111,8 +116,7 @@ CREATE TABLE IF NOT EXISTS pitwatch.alerts
     score        Float64
 )
 ENGINE = ReplacingMergeTree()
-PARTITION BY toYYYYMM(detected_at)
-ORDER BY (table_id, alert_id);
+ORDER BY alert_id;
 
 -- Every ruleset version that judged a stored settlement or alert: ruleset_key is
 -- '<ruleset_id>@<ruleset_hash>' (SHA-256 of the ruleset file), source the file's text, so a
@@ -204,8 +208,12 @@ PARTITION BY toYYYYMM(occurred_at)
 ORDER BY (table_id, movement_id);
 
 -- The table-games figures per table, gaming day (Europe/Madrid, from 06:00 local time) and
--- UTC hour. Hold % = win / drop (and win / handle) is computed by the reader from the sums.
-CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
+-- UTC hour, one row per settlement or movement (source_id: 'settlement:<settlement_id>' or
+-- 'movement:<movement_id>'), written by the two materialized views below. A ReplacingMergeTree
+-- keyed on the source row: two sinks that raced and stored a settlement twice made the view
+-- write its row twice, and FINAL keeps one, so the sums count it once (a SummingMergeTree would
+-- have added both copies). Read it through the view table_hourly, never directly.
+CREATE TABLE IF NOT EXISTS pitwatch.table_hourly_rows
 (
     casino_id            String,
     table_id             String,
@@ -226,38 +234,39 @@ CREATE TABLE IF NOT EXISTS pitwatch.table_hourly
     cashed               Decimal(18, 2),
     fills                Decimal(18, 2),
     credits              Decimal(18, 2),
-    tips                 Decimal(18, 2)
+    tips                 Decimal(18, 2),
+    source_id            String
 )
-ENGINE = SummingMergeTree()
+ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(hour)
-ORDER BY (casino_id, table_id, game, gaming_day, hour);
+ORDER BY (casino_id, table_id, game, gaming_day, hour, source_id);
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_mv TO pitwatch.table_hourly
+CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_mv TO pitwatch.table_hourly_rows
 AS SELECT
     casino_id,
     table_id,
     game,
     gaming_day,
     toStartOfHour(settled_at) AS hour,
-    toUInt64(count()) AS bets,
-    toDecimal64(sum(handle), 2) AS handle,
-    toDecimal64(sum(win), 2) AS win,
-    toDecimal64(sum(theoretical_win), 4) AS theoretical_win,
-    toDecimal64(sum(theoretical_variance), 4) AS theoretical_variance,
-    toDecimal64(sum(expected_returned) - sum(expected_commission), 2) AS expected_payout,
-    toDecimal64(sum(recorded_returned) - sum(recorded_commission), 2) AS recorded_payout,
-    toDecimal64(sum(recorded_commission), 2) AS commission,
-    toUInt64(countIf(discrepancy != 0)) AS discrepancies,
-    toDecimal64(sum(abs(discrepancy)), 2) AS discrepancy_amount,
+    toUInt64(1) AS bets,
+    handle,
+    win,
+    theoretical_win,
+    theoretical_variance,
+    toDecimal64(expected_returned - expected_commission, 2) AS expected_payout,
+    toDecimal64(recorded_returned - recorded_commission, 2) AS recorded_payout,
+    recorded_commission AS commission,
+    toUInt64(discrepancy != 0) AS discrepancies,
+    toDecimal64(abs(discrepancy), 2) AS discrepancy_amount,
     toDecimal64(0, 2) AS drop,
     toDecimal64(0, 2) AS cashed,
     toDecimal64(0, 2) AS fills,
     toDecimal64(0, 2) AS credits,
-    toDecimal64(0, 2) AS tips
-FROM pitwatch.settlements
-GROUP BY casino_id, table_id, game, gaming_day, hour;
+    toDecimal64(0, 2) AS tips,
+    concat('settlement:', settlement_id) AS source_id
+FROM pitwatch.settlements;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_movements_mv TO pitwatch.table_hourly
+CREATE MATERIALIZED VIEW IF NOT EXISTS pitwatch.table_hourly_movements_mv TO pitwatch.table_hourly_rows
 AS SELECT
     casino_id,
     table_id,
@@ -274,12 +283,40 @@ AS SELECT
     toDecimal64(0, 2) AS commission,
     toUInt64(0) AS discrepancies,
     toDecimal64(0, 2) AS discrepancy_amount,
-    toDecimal64(sumIf(amount, kind = 'drop'), 2) AS drop,
-    toDecimal64(sumIf(amount, kind = 'cashed'), 2) AS cashed,
-    toDecimal64(sumIf(amount, kind = 'fill'), 2) AS fills,
-    toDecimal64(sumIf(amount, kind = 'credit'), 2) AS credits,
-    toDecimal64(sumIf(amount, kind = 'tip'), 2) AS tips
-FROM pitwatch.movements
+    toDecimal64(if(kind = 'drop', amount, toDecimal64(0, 2)), 2) AS drop,
+    toDecimal64(if(kind = 'cashed', amount, toDecimal64(0, 2)), 2) AS cashed,
+    toDecimal64(if(kind = 'fill', amount, toDecimal64(0, 2)), 2) AS fills,
+    toDecimal64(if(kind = 'credit', amount, toDecimal64(0, 2)), 2) AS credits,
+    toDecimal64(if(kind = 'tip', amount, toDecimal64(0, 2)), 2) AS tips,
+    concat('movement:', movement_id) AS source_id
+FROM pitwatch.movements;
+
+-- The figures summed per table, gaming day and UTC hour over the rows above, each source row
+-- once (FINAL): what every reader queries (reports, dashboards, figures), with sum(...) GROUP
+-- BY as before. Hold % = win / drop (and win / handle) is computed by the reader from the sums.
+CREATE VIEW IF NOT EXISTS pitwatch.table_hourly AS
+SELECT
+    casino_id,
+    table_id,
+    game,
+    gaming_day,
+    hour,
+    sum(bets) AS bets,
+    toDecimal64(sum(handle), 2) AS handle,
+    toDecimal64(sum(win), 2) AS win,
+    toDecimal64(sum(theoretical_win), 4) AS theoretical_win,
+    toDecimal64(sum(theoretical_variance), 4) AS theoretical_variance,
+    toDecimal64(sum(expected_payout), 2) AS expected_payout,
+    toDecimal64(sum(recorded_payout), 2) AS recorded_payout,
+    toDecimal64(sum(commission), 2) AS commission,
+    sum(discrepancies) AS discrepancies,
+    toDecimal64(sum(discrepancy_amount), 2) AS discrepancy_amount,
+    toDecimal64(sum(drop), 2) AS drop,
+    toDecimal64(sum(cashed), 2) AS cashed,
+    toDecimal64(sum(fills), 2) AS fills,
+    toDecimal64(sum(credits), 2) AS credits,
+    toDecimal64(sum(tips), 2) AS tips
+FROM pitwatch.table_hourly_rows FINAL
 GROUP BY casino_id, table_id, game, gaming_day, hour;
 
 -- What surveillance staff did with each alert or case (alert_id holds the case_id): one

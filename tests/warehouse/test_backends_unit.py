@@ -124,7 +124,10 @@ def test_sink_tables_and_their_ids_come_from_the_ddl(tables):
     assert {"events_raw": "event_id", "settlements": "settlement_id", "alerts": "alert_id",
             "rejected": "reject_id"}.items() <= ids.items()
     assert "table_hourly" not in ids and "table_hourly_mv" not in ids
+    # written by materialized views only, though a ReplacingMergeTree keyed on source_id
+    assert "table_hourly_rows" not in ids and tables["table_hourly_rows"].fed_by_views
     assert tables["settlements"].narrowing_columns == ("table_id",)
+    assert tables["alerts"].narrowing_columns == ()  # one alert per id, whatever its table
     assert tables["rejected"].narrowing_columns == ()
 
 
@@ -134,7 +137,7 @@ def test_insert_new_refuses_table_hourly_and_unknown_tables(chdb_url):
         with pytest.raises(WarehouseError, match="ensure_schema"):
             wh.insert_new("settlements", [settlement(1)])
         wh.ensure_schema()
-        for table in ("table_hourly", "table_hourly_mv", "nope"):
+        for table in ("table_hourly", "table_hourly_rows", "table_hourly_mv", "nope"):
             with pytest.raises(ValueError):
                 wh.insert_new(table, [{}])
         with pytest.raises(ValueError, match="unknown table"):

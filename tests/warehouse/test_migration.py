@@ -41,20 +41,33 @@ MIGRATION_FROM_2021DA7 = [
     ("add_column", "settlements", "theoretical_variance Decimal(18, 4)"),
     ("add_column", "settlements", "gaming_day Date"),
     ("backfill_column", "settlements", None),
-    ("add_column", "alerts", "parties Array(String)"),
-    ("add_column", "alerts", "score Float64"),
+    # alerts rekeyed on alert_id alone (its new columns parties and score come with the copy)
+    ("create_table", "alerts_rekeyed", None),
+    ("copy_rows", "alerts_rekeyed", "every row of alerts (2)"),
+    ("rename_table", "alerts", None),
+    ("drop_table", "alerts_before_rekey", "the copy of alerts under its old keys"),
     ("create_table", "skipped", None),
     ("create_table", "movements", None),
     ("create_table", "alert_actions", None),
     ("create_table", "cases", None),
     ("drop_view", "table_hourly_mv", None),
-    ("drop_table", "table_hourly", None),
-    ("create_table", "table_hourly", None),
-    ("backfill_table", "table_hourly", "table_hourly_mv's SELECT over settlements FINAL"),
-    ("backfill_table", "table_hourly", "table_hourly_movements_mv's SELECT over movements FINAL"),
+    ("create_table", "table_hourly_rows", None),
+    ("backfill_table", "table_hourly_rows", "table_hourly_mv's SELECT over settlements FINAL"),
+    ("backfill_table", "table_hourly_rows", "table_hourly_movements_mv's SELECT over movements FINAL"),
     ("create_view", "table_hourly_mv", None),
     ("create_view", "table_hourly_movements_mv", None),
+    ("drop_table", "table_hourly", None),
+    ("create_view", "table_hourly", None),
     ("create_view", "alert_status", None),
+]
+REBUILD_HOURLY_ROWS = [
+    ("drop_view", "table_hourly_mv"),
+    ("drop_table", "table_hourly_rows"),
+    ("create_table", "table_hourly_rows"),
+    ("backfill_table", "table_hourly_rows"),
+    ("backfill_table", "table_hourly_rows"),
+    ("create_view", "table_hourly_mv"),
+    ("create_view", "table_hourly_movements_mv"),
 ]
 
 
@@ -201,7 +214,11 @@ def test_previous_release_warehouse_is_migrated(old_warehouse, caplog):
     assert tables["settlements"].columns["gaming_day"] == "Date"
     assert "movements" in tables
     assert list(tables["table_hourly"].columns) == HOURLY_COLUMNS
-    assert tables["table_hourly"].sorting_key == ("casino_id", "table_id", "game", "gaming_day", "hour")
+    assert tables["table_hourly"].engine == "View"
+    assert list(tables["table_hourly_rows"].columns) == HOURLY_COLUMNS + ["source_id"]
+    assert tables["table_hourly_rows"].sorting_key == ("casino_id", "table_id", "game", "gaming_day", "hour",
+                                                       "source_id")
+    assert tables["alerts"].sorting_key == ("alert_id",)
 
     # no base-table row lost or changed; the old settlements got their gaming day, handle/win/theo 0
     after = _snapshot(wh)
@@ -257,7 +274,7 @@ def test_interrupted_rebuild_is_done_again(warehouse):
     assert len(expected) == 3
     warehouse.query("DROP TABLE pitwatch.table_hourly_movements_mv")
     steps = warehouse.ensure_schema()
-    assert [(s.action, s.table) for s in steps] == [(a, t) for a, t, _ in MIGRATION_FROM_2021DA7[14:-1]]
+    assert [(s.action, s.table) for s in steps] == REBUILD_HOURLY_ROWS
     assert _hourly(warehouse) == expected
     assert warehouse.ensure_schema() == []
 

@@ -22,7 +22,7 @@ from tests.warehouse.rows import BUILDERS, T0, UTC, alert, event, settlement
 
 ALL_OBJECTS = {"events_raw", "settlements", "alerts", "rejected", "rulesets", "parked", "skipped", "movements",
                "alert_actions", "alert_status", "cases",
-               "table_hourly", "table_hourly_mv", "table_hourly_movements_mv"}
+               "table_hourly", "table_hourly_rows", "table_hourly_mv", "table_hourly_movements_mv"}
 SUMS = ("handle", "win", "expected_payout", "recorded_payout", "commission", "discrepancy_amount")
 
 
@@ -176,7 +176,7 @@ def test_table_hourly_is_exact_to_the_cent_before_and_after_merges(warehouse):
     for start in range(0, 600, 50):  # many inserts -> many unmerged parts
         assert warehouse.insert_new("settlements", rows[start:start + 50]) == 50
     _assert_hourly(warehouse, rows)
-    warehouse.query("OPTIMIZE TABLE pitwatch.table_hourly FINAL")
+    warehouse.query("OPTIMIZE TABLE pitwatch.table_hourly_rows FINAL")
     _assert_hourly(warehouse, rows)
 
 
