@@ -663,7 +663,9 @@ def quarantine_release(
 @app.command()
 def law(citation: str = typer.Argument(..., help='A citation, e.g. "000_e1555249d49967be.txt L133-L135".')):
     """Print the lines of the regulation a citation points at, verbatim (Spanish, as published),
-    with the file and lines. Exit 2 for a citation that names no line of a shipped text."""
+    widened to whole sentences (from the start of the sentence the first cited line is in to the
+    end of the one the last is in), with the file and the lines printed. Exit 2 for a citation
+    that names no line of a shipped text."""
     from pitwatch.replay.law import quote
 
     try:
