@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from pitwatch.dashboards.layout import JURISDICTION, Board, Panel, Variable, jurisdiction_selected, selected
-from pitwatch.replay.figures import Z95
+from pitwatch.replay.figures import PEER_GAMES, Z95
 
 
 def _filters(day: str, table: str = "table_id") -> str:
@@ -48,8 +48,9 @@ bucket of 20:00 included; a calendar month in UTC selects that month's gaming da
 HOURLY_WHERE = f"{GAMING_DAYS} AND {_filters('gaming_day')}"
 
 
-PLAYER_AGAINST_PLAYER = ("poker", "chemin_de_fer", "bacara_dos_panos")
-"""Games played between players, the house taking a rake, fee or cagnotte: no theoretical win
+PLAYER_AGAINST_PLAYER = tuple(sorted(PEER_GAMES))
+"""Games played between players (:data:`pitwatch.replay.figures.PEER_GAMES`, the figures and the report's
+list), the house taking a rake, fee or cagnotte: no theoretical win
 (and no σ, deviation or band) on the dashboards; their win (the house's take) is shown."""
 
 HOUSE_BANKED = "game NOT IN ({})".format(", ".join(f"'{g}'" for g in PLAYER_AGAINST_PLAYER))
