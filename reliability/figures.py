@@ -287,7 +287,7 @@ def _changed_alerts(clean: Snapshot, got: Snapshot) -> tuple[int, list[str]]:
         changed += 1
         if len(diffs) < 5:
             w, h = sorted(want, key=repr)[0], sorted(have, key=repr)[-1]
-            cols = [f"{c}: {a!r} -> {b!r}"[:200] for c, a, b in zip(ALERT_COLUMNS, w, h) if a != b]
+            cols = [f"{c}: {repr(a)[:100]} -> {repr(b)[:100]}" for c, a, b in zip(ALERT_COLUMNS, w, h) if a != b]
             diffs.append(f"{aid} ({len(have)} row(s)): " + ("; ".join(cols) or "same values, more rows"))
     return changed, diffs
 
