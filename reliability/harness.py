@@ -54,7 +54,6 @@ ALERT_COLUMNS = ("alert_id", "kind", "severity", "casino_id", "table_id", "game"
                  "toString(detected_at)", "detected_ms", "parties", "score")
 
 
-
 def alert_row(row: dict[str, Any]) -> tuple[Any, ...]:
     """An alert's warehouse row (:meth:`pitwatch.detectors.alerts.Alert.to_row`) as the snapshot
     reads it back (:data:`ALERT_COLUMNS`: the amount with its two decimals and ``detected_at`` as
