@@ -22,7 +22,7 @@ round end is idle at once (``ReleasePolicy.idle``, 2 h), so it holds no watermar
 digest is released, and raises, in the batch that reads it. A digest of a table the casino saw
 would be read as a duplicate when it ends before that table's last round (not judged, so it could
 not raise), and one of an unknown table within two hours would hold the casino's release back (see
-RELIABILITY.md, "Limits of this run").
+RELIABILITY.md, "Watch-stage findings of scenarios f and g").
 """
 
 from __future__ import annotations
