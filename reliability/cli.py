@@ -34,7 +34,7 @@ def _scenarios(spec: str) -> list[str]:
     letters = [x.strip().lower() for x in spec.split(",") if x.strip()]
     unknown = [x for x in letters if x not in SCENARIOS]
     if unknown or not letters:
-        raise typer.BadParameter(f"--scenario: a, b, c, d, e (comma-separated) or all, not {spec!r}")
+        raise typer.BadParameter(f"--scenario: {', '.join(SCENARIOS)} (comma-separated) or all, not {spec!r}")
     return letters
 
 
@@ -62,7 +62,7 @@ def _machine() -> str:
 
 @app.command()
 def main(
-    scenario: str = typer.Option("all", help="a, b, c, d, e (comma-separated) or all."),
+    scenario: str = typer.Option("all", help="a, b, c, d, e, f, g (comma-separated) or all."),
     tables: int = typer.Option(24, min=1, help="Tables in the simulated evening."),
     hours: float = typer.Option(2.0, min=0.05, help="Hours of play."),
     seed: int = typer.Option(20261125, help="Seed of the evening and of every random choice."),
@@ -78,6 +78,11 @@ def main(
     restart_delay: float = typer.Option(5.0, min=0, help="Seconds before a dead worker is restarted "
                                         "(RestartSec of the systemd unit)."),
     timeout: float = typer.Option(900.0, min=10, help="Longest time one run may take."),
+    collusion: float = typer.Option(0.3, min=0.0, max=1.0, help="Rate at which each table's first dealer "
+                                    "over-pays his partner (the simulator's dealer_collusion; 0: none): the "
+                                    "watch stage's detectors then raise alerts to compare."),
+    resend_share: float = typer.Option(0.5, min=0.0, max=1.0, help="Share of the round digests scenario f "
+                                       "sends again at new offsets."),
     clickhouse_url: Optional[str] = typer.Option(None, "--clickhouse", help="clickhouse://host:port of a running "
                                                  "ClickHouse server to use instead of starting one (not with "
                                                  "scenario c, which stops it)."),
@@ -86,8 +91,9 @@ def main(
     keep: bool = typer.Option(False, help="Keep the runs' logs and data even when every scenario is ok."),
 ) -> None:
     """A simulated evening through the real broker (Tansu), pitwatch workers and Debian's ClickHouse
-    18.16 server, under malformed messages (a), SIGKILLs (b), a ClickHouse outage (c), rebalances (d)
-    and a kcat producer (e), each compared with a clean run of the same evening."""
+    18.16 server, under malformed messages (a), SIGKILLs (b), a ClickHouse outage (c), rebalances (d),
+    a kcat producer (e), round digests sent again at new offsets (f) and bad round digests (g), each
+    compared with a clean run of the same evening."""
     from reliability.report import markdown, rich_summary
     from reliability.servers import LocalClickHouse
 
@@ -97,14 +103,16 @@ def main(
         raise typer.BadParameter("scenario c stops the ClickHouse server: run it without --clickhouse")
     settings = Settings(tables=tables, hours=hours, seed=seed, malformed=malformed, background=background,
                         seconds=seconds, partitions=partitions, kills=kills, outage=outage,
-                        restart_delay=restart_delay, timeout=timeout, kinds=chosen)
+                        restart_delay=restart_delay, timeout=timeout, kinds=chosen, resend_share=resend_share,
+                        collusion=collusion)
     outdir = out or Path(tempfile.mkdtemp(prefix="pitwatch-reliability-"))
     outdir.mkdir(parents=True, exist_ok=True)
     workdir = outdir / "runs"
     t0 = time.monotonic()
     console.print(f"[bold]pitwatch reliability run[/bold]: scenarios {', '.join(letters)}; results in {outdir}")
     evening = simulate_evening(settings)
-    console.print(f"evening: {settings.tables} tables x {settings.hours} h, seed {settings.seed}: {len(evening):,} events")
+    console.print(f"evening: {settings.tables} tables x {settings.hours} h, seed {settings.seed}, "
+                  f"dealer collusion {settings.collusion}: {len(evening):,} events")
     figures = []
     server = None if clickhouse_url else LocalClickHouse(workdir / "clickhouse")
     with server or contextlib.nullcontext(), Progress(
@@ -125,7 +133,7 @@ def main(
         clean = clean_run(ctx)
         same = not any(sum(v) for v in ctx.clean_vs_replay.values())
         progress.console.print(f"clean run: {sum(len(v) for v in clean.snapshot.rows.values()):,} rows in "
-                               f"{clean.seconds:.0f} s; same ids as the offline replay: "
+                               f"{clean.seconds:.0f} s; same ids and alert rows as the offline replay: "
                                f"{'[green]yes[/green]' if same else '[red]NO[/red] ' + str(ctx.clean_vs_replay)}")
         for letter in letters:
             f = run_scenario(ctx, letter)
@@ -133,7 +141,8 @@ def main(
             progress.console.print(f"scenario {letter}: {'[green]ok[/green]' if f.ok else '[red]FAILED[/red]'} "
                                    f"(lost {f.lost}, duplicated {f.duplicated}, unexpected {f.unexpected}, "
                                    f"rejected {f.rejected_accounted}/{f.rejected_sent}, alerts "
-                                   f"{f.alerts_accounted}/{f.alerts_sent}, restarts {f.restarts})")
+                                   f"{f.alerts_accounted}/{f.alerts_sent}, alert rows changed {f.alerts_changed}, "
+                                   f"digests {f.digests_accounted}/{f.digests_sent}, restarts {f.restarts})")
     total = time.monotonic() - t0
     result: dict[str, Any] = {
         "command": "python -m reliability " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "python -m reliability",

@@ -30,15 +30,40 @@ from typing import Any
 from pitwatch.streams.broker import LocalBroker
 from pitwatch.streams.status import read_status
 from pitwatch.streams.supervisor import start_worker, stop_worker
-from pitwatch.streams.topics import ALL_TOPICS, APP_ID, TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
+from pitwatch.streams.topics import (
+    ALL_TOPICS,
+    APP_ID,
+    TOPIC_ALERTS,
+    TOPIC_EVENTS,
+    TOPIC_REJECTED,
+    TOPIC_ROUND_DIGESTS,
+    TOPIC_SETTLEMENTS,
+)
 
-from reliability.kafka import MAX_MESSAGE_BYTES, BackgroundProducer, group_progress
+from reliability.kafka import MAX_MESSAGE_BYTES, BackgroundProducer, committed_to_the_end, group_progress, topic_ends
 
 #: The sink tables compared with a clean run, and their id columns.
 ID_COLUMNS = {"events_raw": "event_id", "settlements": "settlement_id", "alerts": "alert_id",
               "rejected": "reject_id", "parked": "parked_id"}
 #: Output topics read back at the end, and the id field of their messages.
 TOPIC_IDS = {TOPIC_SETTLEMENTS: "settlement_id", TOPIC_ALERTS: "alert_id", TOPIC_REJECTED: "reject_id"}
+#: The columns of an ``alerts`` row compared with the clean run's (all of them; money and times as
+#: text, so that the comparison is exact).
+ALERT_COLUMNS = ("alert_id", "kind", "severity", "casino_id", "table_id", "game", "round_id", "bet_id", "player_id",
+                 "dealer_id", "toString(amount)", "message", "citation", "evidence", "ruleset_id", "ruleset_hash",
+                 "toString(detected_at)", "detected_ms", "parties", "score")
+
+
+def alert_row(row: dict[str, Any]) -> tuple[Any, ...]:
+    """An alert's warehouse row (:meth:`pitwatch.detectors.alerts.Alert.to_row`) as the snapshot
+    reads it back (:data:`ALERT_COLUMNS`: the amount with its two decimals and ``detected_at`` as
+    ClickHouse's ``toString`` writes them, the arrays as tuples)."""
+    from decimal import Decimal
+
+    values = {**row, "amount": str(Decimal(row["amount"]).quantize(Decimal("0.01"))),
+              "detected_at": row["detected_at"].strftime("%Y-%m-%d %H:%M:%S"),
+              "evidence": tuple(row["evidence"]), "parties": tuple(row["parties"])}
+    return tuple(values[c.removeprefix("toString(").removesuffix(")")] for c in ALERT_COLUMNS)
 
 
 class WorkerSlot:
@@ -130,8 +155,11 @@ class WorkerSlot:
 @dataclass
 class Snapshot:
     """What a run left: per sink table ``{id: rows stored}`` (counted without FINAL), the
-    alerts ``{id: (kind, table_id, evidence)}``, the rejected rows ``{id: (raw, reason)}``, the
-    output topics' distinct ids, and whether ``table_hourly`` sums equal the settlements'."""
+    alerts ``{id: (kind, table_id, evidence)}``, the rejected and parked rows ``{id: (raw,
+    reason)}``, the output topics' distinct ids, whether ``table_hourly`` sums equal the
+    settlements', every distinct alert row per id (``alert_rows``: the values of
+    :data:`ALERT_COLUMNS`; more than one row for an id means its rows differ) and the ``skipped``
+    rows ``{skip_id: reason}``."""
 
     rows: dict[str, dict[str, int]]
     alerts: dict[str, tuple[str, str, tuple[str, ...]]]
@@ -139,6 +167,9 @@ class Snapshot:
     topic_ids: dict[str, set[str]]
     topic_messages: dict[str, int]
     hourly_matches: bool
+    alert_rows: dict[str, set[tuple[Any, ...]]] = field(default_factory=dict)
+    parked: dict[str, tuple[str, str]] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -154,6 +185,8 @@ class RunResult:
     error: str | None = None
     consumed: int = 0
     skipped: int = 0
+    #: messages the scenario put on ``pitwatch.round-digests`` itself (scenarios f and g)
+    injected: list[Any] = field(default_factory=list)
 
 
 ProgressFn = Callable[[str, int, int], None]
@@ -227,8 +260,13 @@ class PipelineRun:
             tick: Callable[[PipelineRun], bool] | None = None, timeout: float = 900.0) -> RunResult:
         """Start ``producer`` (which sends ``total`` messages) and supervise the workers,
         calling ``tick(self)`` about every 0.3 s (it returns True once the scenario has done
-        all it does), until everything is produced and committed and ``tick`` is done; then
-        stop the workers and read the warehouse and the output topics.
+        all it does), until everything is produced and committed and ``tick`` is done, and then
+        until the watch stage has committed every message of ``pitwatch.round-digests`` (all of
+        them are on the topic by then: the table stage commits an input offset only once its
+        outputs are flushed, and ``tick`` has sent whatever it sends); then stop the workers and
+        read the warehouse and the output topics. Without that wait the workers could be stopped
+        before the watch stage had read the last digests and table marks, and the cross-round
+        detectors' alerts would depend on timing.
 
         After ``timeout`` seconds the run is cut short: the result's ``error`` says so (with the
         workers' log tails) and its figures are what the warehouse holds then."""
@@ -238,6 +276,7 @@ class PipelineRun:
         committed = 0
         error: str | None = None
         done = tick is None
+        digest_ends: dict[int, int] | None = None
         while True:
             for w in self.workers:
                 w.supervise()
@@ -253,7 +292,12 @@ class PipelineRun:
                 self.committed, self.caught_up = committed, producer.done and committed >= total
                 self.progress(description, committed, total)
                 if self.caught_up and done:
-                    break
+                    if digest_ends is None:
+                        digest_ends = topic_ends(self.bootstrap, TOPIC_ROUND_DIGESTS)
+                        self.note(f"input committed; waiting for the watch stage to commit "
+                                  f"{sum(digest_ends.values()):,} round digest offsets")
+                    if committed_to_the_end(self.bootstrap, TOPIC_ROUND_DIGESTS, APP_ID, digest_ends):
+                        break
             if now > deadline:
                 tails = "\n".join(f"--- {w.name}\n{w.log_tail()}" for w in self.workers)
                 error = (f"run {self.name}: {committed} of {total} input messages committed after "
@@ -284,8 +328,14 @@ class PipelineRun:
                     for t, c in ID_COLUMNS.items()}
             alerts = {r[0]: (r[1], r[2], tuple(r[3])) for r in q(
                 "SELECT alert_id, any(kind), any(table_id), any(evidence) FROM pitwatch.alerts GROUP BY alert_id")}
+            alert_rows: dict[str, set[tuple[Any, ...]]] = {}
+            for r in q(f"SELECT {', '.join(ALERT_COLUMNS)} FROM pitwatch.alerts"):
+                alert_rows.setdefault(r[0], set()).add(tuple(tuple(v) if isinstance(v, list) else v for v in r))
             rejected = {r[0]: (r[1], r[2]) for r in q(
                 "SELECT reject_id, any(raw), any(reason) FROM pitwatch.rejected GROUP BY reject_id")}
+            parked = {r[0]: (r[1], r[2]) for r in q(
+                "SELECT parked_id, any(raw), any(reason) FROM pitwatch.parked GROUP BY parked_id")}
+            skipped = {r[0]: r[1] for r in q("SELECT skip_id, any(reason) FROM pitwatch.skipped GROUP BY skip_id")}
             hourly = q("SELECT toString(sum(bets)), toString(sum(handle)), toString(sum(win)), "
                        "toString(sum(discrepancies)), toString(sum(discrepancy_amount)), toString(sum(drop)) "
                        "FROM pitwatch.table_hourly")[0]
@@ -302,7 +352,8 @@ class PipelineRun:
             topic_messages[topic] = len(values)
             topic_ids[topic] = {json.loads(v)[key] for v in values}
         return Snapshot(rows, alerts, rejected, topic_ids, topic_messages,
-                        hourly_matches=_decimals(hourly) == _decimals(direct))
+                        hourly_matches=_decimals(hourly) == _decimals(direct), alert_rows=alert_rows,
+                        parked=parked, skipped=skipped)
 
 
 def _decimals(values: tuple) -> tuple:

@@ -47,6 +47,53 @@ def group_progress(bootstrap: str, topic: str, group: str) -> tuple[int, int]:
         c.close()
 
 
+def topic_ends(bootstrap: str, topic: str, idle: float = 2.0, timeout: float = 120.0) -> dict[int, int]:
+    """``{partition: log end offset}`` of ``topic`` (partitions holding no message left out),
+    found by reading every message from the beginning (no group joined) until none has come for
+    ``idle`` seconds: for a topic nobody is writing to any more. Not the high watermark, which
+    Tansu reports as the base offset of a partition's last record batch + 1. Raises
+    ``RuntimeError`` when the topic is not read within ``timeout`` seconds."""
+    import uuid
+
+    from confluent_kafka import Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reliability-ends-{uuid.uuid4().hex[:8]}",
+                  "enable.auto.commit": False, "fetch.message.max.bytes": MAX_MESSAGE_BYTES})
+    ends: dict[int, int] = {}
+    try:
+        partitions = c.list_topics(topic, timeout=10).topics[topic].partitions
+        c.assign([TopicPartition(topic, p, 0) for p in partitions])
+        deadline = time.monotonic() + timeout
+        last = time.monotonic()
+        while time.monotonic() - last < idle:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"could not read {topic} to its end within {timeout:.0f} s")
+            for m in c.consume(1000, 0.3):
+                if m.error() is None:
+                    last = time.monotonic()
+                    p, o = m.partition() or 0, m.offset() or 0
+                    ends[p] = max(ends.get(p, 0), o + 1)
+        return ends
+    finally:
+        c.close()
+
+
+def committed_to_the_end(bootstrap: str, topic: str, group: str, ends: dict[int, int]) -> bool:
+    """Whether consumer group ``group`` has committed every offset of ``topic`` up to ``ends``
+    (from :func:`topic_ends`). Asks without joining the group. For the pipeline's workers this
+    means every message up to there is handled: rows, outputs and states stored."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    if not ends:
+        return True
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        tps = [TopicPartition(topic, p) for p in sorted(ends)]
+        return all(tp.offset >= ends[tp.partition] for tp in c.committed(tps, timeout=10))
+    finally:
+        c.close()
+
+
 def produce_python(messages: Sequence[Message], bootstrap: str, topic: str, *, rate: float | None = None,
                    progress: Callable[[int], None] | None = None) -> int:
     """Send ``messages`` in order with pitwatch's producer settings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reliability.digests import DIGEST_KINDS
 from reliability.figures import Figures
 from reliability.malformed import KINDS
 
@@ -20,6 +21,7 @@ def summary_rows(figures: list[Figures]) -> list[list[str]]:
         rows.append([
             f"{f.scenario}: {f.title}", f"{f.messages:,}", f"{f.lost:,}", f"{f.duplicated:,}", f"{f.unexpected:,}",
             _ratio(f.rejected_accounted, f.rejected_sent), _ratio(f.alerts_accounted, f.alerts_sent),
+            f"{f.alerts_changed:,}", _ratio(f.digests_accounted, f.digests_sent) if f.digests else "-",
             f"{f.restarts} ({exits})" if f.restarts else "0",
             "yes" if f.hourly_matches else "NO",
             "yes" if not any(f.topics_missing.values()) else "NO",
@@ -29,12 +31,13 @@ def summary_rows(figures: list[Figures]) -> list[list[str]]:
 
 
 SUMMARY_HEADER = ["scenario", "messages", "rows lost", "rows duplicated", "unexpected rows",
-                  "rejected as expected / sent", "alerts as expected / sent", "worker restarts",
+                  "rejected as expected / sent", "alerts as expected / sent", "alert rows changed",
+                  "digests as expected / sent", "worker restarts",
                   "hourly = settlements", "outputs on topics", "time", "verdict"]
 
 
-SHORT_HEADER = ["scenario", "messages", "lost", "dupl.", "unexp.", "rejected ok/sent", "alerts ok/sent",
-                "restarts", "hourly", "topics", "time", "verdict"]
+SHORT_HEADER = ["scenario", "msgs", "lost", "dupl", "unexp", "rejected", "alerts",
+                "rows chg", "digests", "restarts", "hourly", "topics", "time", "verdict"]
 
 
 def rich_summary(figures: list[Figures]) -> Any:
@@ -45,7 +48,7 @@ def rich_summary(figures: list[Figures]) -> Any:
     for h in SHORT_HEADER:
         t.add_column(h, justify="left" if h in ("scenario", "verdict") else "right", no_wrap=h != "verdict")
     for row in summary_rows(figures):
-        row[0] = row[0].split(":")[0] + ": " + row[0].split(": ", 1)[1][:28]
+        row[0] = row[0].split(":")[0] + ": " + row[0].split(": ", 1)[1][:22]
         t.add_row(*row, style="green" if row[-1] == "ok" else "red")
     return t
 
@@ -64,12 +67,15 @@ def markdown(result: dict[str, Any], figures: list[Figures]) -> str:
         f"Command: `{result['command']}`",
         "",
         f"Run of {result['date']} on {result['machine']}: evening of {s['tables']} tables x {s['hours']} h "
-        f"(seed {s['seed']}): {result['evening_events']:,} events; clean run {result['clean_seconds']:.0f} s; "
+        f"(seed {s['seed']}, dealer collusion {s.get('collusion', 0)}): {result['evening_events']:,} events; "
+        f"clean run {result['clean_seconds']:.0f} s; "
         f"total {result['total_seconds'] / 60:.1f} min.",
         "",
         "Clean run: " + ", ".join(f"{n:,} {t}" for t, n in result["clean_rows"].items()) + "; against the offline "
         "replay of the same events (ids missing, extra): " + ", ".join(
-            f"{t} {m}, {x}" for t, (m, x) in result["clean_vs_replay"].items()) + ".",
+            f"{t} {m}, {x}" for t, (m, x) in result["clean_vs_replay"].items() if t != "alert rows")
+        + "; alerts whose row differs from the replay's (every column): "
+        + str(result["clean_vs_replay"].get("alert rows", ["not compared"])[0]) + ".",
         "",
     ]
     lines += _md_table(SUMMARY_HEADER, summary_rows(figures))
@@ -101,9 +107,16 @@ def markdown(result: dict[str, Any], figures: list[Figures]) -> str:
             lines += [""] + [f"- {e}" for e in f.timeline]
         if f.error:
             lines += ["", "```", f.error[:2000], "```"]
-        for k, kf in f.kinds.items():
+        if f.digests:
+            lines.append("")
+            lines.append("Sent to `pitwatch.round-digests` by the scenario (accounted / sent): " + "; ".join(
+                f"`{k}` {_ratio(kf.accounted, kf.sent)} ({kf.accounted_as}, \"{DIGEST_KINDS[k][1]}\")"
+                for k, kf in f.digests.items()) + f". `skipped` rows \"already received\": {f.skipped_received:,}.")
+        for k, kf in [*f.kinds.items(), *f.digests.items()]:
             for ex in kf.examples:
                 lines.append(f"- not accounted ({k}): {ex}")
+        for d in f.alert_diffs:
+            lines.append(f"- alert row changed: {d}")
     a = next((f for f in figures if f.scenario == "a"), None)
     if a is not None and a.rejected_by_reason:
         lines += ["", "Rejection reasons in scenario a (numbers and quoted values replaced):", ""]
