@@ -9,17 +9,19 @@ how each must be accounted for.
   reason "already received"; nothing else changes.
 - **g, bad digests**: :func:`bad_digests` makes, from a real digest of each casino, (i) the digest
   with a time without a zone (``"ended_at":"2026-11-21T21:04:05"``), which the watch must reject
-  with its bytes, and (ii) a digest that passes validation but on which a detector raises: two bets
-  of one player whose over-payment (``discrepancy``) is ``9E+999999`` euros, a finite decimal that
-  the schema reads, whose sum in the dealer-player collusion detector
-  (:class:`pitwatch.detectors.pairs.PairDetector`, ``pair.over_paid``) overflows the decimal
-  context and raises ``decimal.Overflow``. It must be parked with its bytes and the reason, and
-  the batch run again without it.
+  with its bytes, and (ii) a poison digest: two bets of one player whose over-payment
+  (``discrepancy``) is ``9E+999999`` euros, a finite decimal. Before digests' money was bounded
+  (:data:`pitwatch.detectors.digest.MONEY_BOUND`) it passed validation and its sum in the
+  dealer-player collusion detector overflowed the decimal context (``decimal.Overflow``; parked,
+  the batch run again without it), or, summed with later over-payments, gave an alert the
+  warehouse's ``Decimal(18, 2)`` could not store, and the worker exited on that batch at every
+  restart. Now it is refused at the door: it must be rejected with its bytes and the reason. (A
+  detector that raises on a valid digest is parked: ``tests/test_watch_order.py``.)
 
 The poison digest is of a table the casino never saw (``ZZ-POISON-<n>``) and ends three hours
 before the real digest it is made from: a table first seen that far behind the casino's latest
 round end is idle at once (``ReleasePolicy.idle``, 2 h), so it holds no watermark back and the
-digest is released, and raises, in the batch that reads it. A digest of a table the casino saw
+digest would be released in the batch that reads it. A digest of a table the casino saw
 would be read as a duplicate when it ends before that table's last round (not judged, so it could
 not raise), and one of an unknown table within two hours would hold the casino's release back (see
 RELIABILITY.md, "Watch-stage findings of scenarios f and g").
@@ -70,9 +72,9 @@ DIGEST_KINDS: dict[str, tuple[str, str, str]] = {
                       "a round digest sent again (same key, partition and bytes) at a new offset"),
     "digest_no_zone": ("rejected", "not UTC with its zone",
                        f'a real digest with "ended_at":"{NO_ZONE_TIME}" (a time without a zone)'),
-    "poison_digest": ("parked", "a detector failed",
-                      f"a valid digest whose two bets over-pay one player {OVERFLOW} euros each "
-                      "(decimal.Overflow in the collusion detector)"),
+    "poison_digest": ("rejected", "out of range",
+                      f"a digest whose two bets over-pay one player {OVERFLOW} euros each (it made the collusion "
+                      "detector raise decimal.Overflow before digests' money was bounded)"),
 }
 
 

@@ -123,12 +123,21 @@ def parse_utc(text: Any) -> datetime:
     return t.astimezone(timezone.utc)
 
 
+MONEY_BOUND = Decimal("1E11")
+"""The largest amount (euros, either sign) a digest may carry: a bet's stake is at most
+1,000,000,000 euros (the event schema's bound) and what it returns at most 36 times that; beyond
+it a digest was not written by the table stage, and its sums would overflow the warehouse's
+``Decimal(18, 2)`` (an alert that cannot be stored stops the sink)."""
+
+
 def _money(text: Any) -> Decimal:
     if not isinstance(text, (str, int)):
         raise ValueError(f"money {text!r} is not a decimal string")
     v = Decimal(text)
     if not v.is_finite():
         raise ValueError(f"money {text!r} is not a finite amount")
+    if abs(v) > MONEY_BOUND or v != v.quantize(Decimal("0.01")):
+        raise ValueError(f"money {text!r} is out of range (at most {MONEY_BOUND:,.0f} euros, to the cent)")
     return v
 
 
