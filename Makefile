@@ -5,7 +5,7 @@
 #   make test    ruff + mypy, then the test suite (CI=true: unavailable servers fail, not skip)
 #   make lint    only ruff + mypy
 #   make bench   run the benchmarks
-#   make reliability  the reliability run (about 10 min, not part of `make test`): a simulated
+#   make reliability  the reliability run (about 12 min, not part of `make test`): a simulated
 #                evening through broker, workers and ClickHouse 18.16 under malformed messages,
 #                SIGKILLs, a ClickHouse outage, rebalances and kcat (RELIABILITY.md)
 #   make setup   only the set-up (includes `make native`)
