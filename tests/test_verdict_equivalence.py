@@ -1,13 +1,18 @@
 """Property: the verdict of a round does not depend on the path that derives it.
 
-Simulated evenings (1-3 tables of different games, every fault kind of the simulator drawn on
-or off) with rule-breaking events and invalid lines injected are judged three ways:
+Simulated evenings (1-3 tables of different games drawn from every game the simulator plays, and
+at times both poker tables of a casino; every fault kind of the simulator drawn on or off) with
+rule-breaking events and invalid lines injected are judged three ways:
 
 1. **live**: the lines as Kafka messages (keyed by table, spread over partitions, consumed
    with the partitions interleaved) through the stream processor in batches, the table states
    kept between batches, now and then a batch redelivered after a crash; every batch's rows
-   sunk into a fresh chDB warehouse through the idempotent ``insert_new``. The live verdicts
-   are what the warehouse then holds (``settlements`` and ``alerts``).
+   sunk into a fresh chDB warehouse through the idempotent ``insert_new``. The messages the table
+   stage puts on ``pitwatch.round-digests`` (round digests and ``table_closed`` marks, in the order
+   produced, again when a crashed batch comes back without its states) then go through the watch
+   stage (:class:`pitwatch.streams.watch.WatchProcessor`) the same way: keyed by casino, partitions
+   interleaved, batches, states stored between them, crashes; its rows sunk into the same
+   warehouse. The live verdicts are what the warehouse then holds (``settlements`` and ``alerts``).
 2. ``pitwatch replay round TABLE ROUND --format json`` from that warehouse, for every round
    with a stored event.
 3. ``pitwatch replay file --format json`` of the same lines, in the order the live pipeline
@@ -34,6 +39,14 @@ produce, and so what is compared:
   bet, evidence), so a second ``duplicate_event`` for the same duplicated event id in the same
   round (a forged copy with another seq) is the same alert there, while ``replay file`` prints
   both. The JSON output is therefore read keeping the first alert of each id.
+- **the cross-round alerts** (``dealer_player_collusion``, ``chip_dumping``, ``soft_play``,
+  ``whipsaw``, ``association``, and the ``prohibited_play`` of a player at two poker tables):
+  live == ``replay file``, every field (ids, parties, amount, message, citation, evidence, score,
+  ``detected_at`` to the millisecond). The watch releases rounds in event-time order behind
+  per-table watermarks, the replay the same way and everything at the end of its input; the live
+  watches still holding rounds at the end are flushed likewise (:func:`run_watch`). The watch must
+  judge no round late (outside the release's bounds), but where a table was closed and opened again
+  mid-evening (see :func:`judge_three_ways`).
 - A warehouse alert has no null amount (it stores ``0.00``), so a null amount in the JSON
   output compares as ``0.00``; absent ids compare as ``''``.
 
