@@ -126,8 +126,8 @@ ONLY: dict[str, tuple[str, ...]] = {
 bet on a layout, no «No va más» and no settlement of a bet: its stakes are ``poker_action`` events in
 turn and the pot is awarded (``pot_awarded``), so a bet placed late, off the layout, above the maximum
 or below the minimum, withdrawn after the close or settled unknown, and a decision of another game, are
-not rule breaks of a hand but events a poker table does not have (the rules engine rejects them whole,
-which ``rejected_event`` and the invalid lines already cover). At a poker table the injections are the
+not rule breaks of a hand but events a poker table does not have: every such ``bet_placed`` is one
+finding, ``invalid_bet`` («poker has no layout»), whatever the injection meant. At a poker table the injections are the
 ones of the table's stream and state: a reused event id, a stale seq, re-openings, a session closed and
 opened again, limits changed."""
 
