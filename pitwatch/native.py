@@ -48,6 +48,9 @@ COMPILED_MODULES = (
     "pitwatch.detectors.sequence",
     "pitwatch.detectors.alerts",
     "pitwatch.detectors.auditor",
+    "pitwatch.detectors.chain",
+    "pitwatch.detectors.digest",
+    "pitwatch.detectors.release",
     "pitwatch.replay",
 )
 """The modules mypyc compiles: the per-event fold."""

@@ -35,6 +35,4 @@ whose state was written by a release before the chain, state_version 4 or older)
 def chain_link(prev: bytes, raw: bytes) -> bytes:
     """The link (32 bytes) of an event whose raw bytes are ``raw`` after the link ``prev``
     (32 bytes): ``sha256(prev || raw)``. Pure; raises nothing for bytes."""
-    h = sha256(prev)
-    h.update(raw)
-    return h.digest()
+    return sha256(prev + raw).digest()
