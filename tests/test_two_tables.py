@@ -73,8 +73,8 @@ def test_the_state_is_versioned_json_and_round_trips():
     again = TwoTablesDetector.from_state(state)
     assert again.to_state() == det.to_state()
     assert again.observe(_hand("PK-2", 3, 1, 3, "P")) == []  # the pair of tables was alerted already
-    state["version"] = 2
-    with pytest.raises(ValueError, match="version 2"):
+    state["version"] = 3
+    with pytest.raises(ValueError, match="version 3"):
         TwoTablesDetector.from_state(state)
 
 

@@ -175,7 +175,10 @@ def test_restart_after_a_crash_at_each_point_stores_what_a_clean_run_stores(
     assert all(r.startswith("redelivered: already applied") for r in skipped.values())
     digests = {k: r for k, r in every.items() if k not in skipped}
     assert len(digests) <= restarted["watch"].get("counters", {}).get("skipped", 0), (digests, restarted["watch"])
-    assert all(k.startswith(f"{TOPIC_ROUND_DIGESTS}:") and r.startswith("redelivered: round digest already applied")
+    # a digest redelivered at its own offset, or sent again at a new one by a table stage that crashed
+    # between its outputs and its states (after_outputs): each read once, the copy stored as skipped
+    assert all(k.startswith(f"{TOPIC_ROUND_DIGESTS}:") and (r.startswith("redelivered: round digest already applied")
+                                                           or "already received" in r)
                for k, r in digests.items())
     if point == "after_states":  # batch 3's states were stored, its offsets never committed
         assert skipped, restarted["counters"]

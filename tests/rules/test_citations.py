@@ -386,6 +386,14 @@ _BLACKJACK_SETTLEMENT = ["retiro", "mitad", "superior a", "nulas", "a la par", "
 _ROULETTE_PAYOUTS = ["veces", "la mitad", "ganancia", "conserva"]
 
 SYMBOL_KEYWORDS: dict[str, list[str]] = {
+    # the report's and the figures' games between players, the dossier's hands and quotes
+    "pitwatch/replay/figures.py": ["juego de circulo", "porcentaje"],
+    "pitwatch/replay/figures.py:PEER_GAMES": ["juego de circulo", "cagnotte", "cagnote"],  # 000 L829 spells «cagnote»
+    "pitwatch/replay/formatting.py:hand_text": ["valor", "veintiuno"],
+    "pitwatch/replay/law.py": ["veintiun", "banquero"],
+    "pitwatch/reports/labels.py:LABELS": ["juego de circulo"],
+    "pitwatch/reports/limits.py": ["limite"],
+    "pitwatch/reports/monthly.py": ["juego de circulo"],
     # rules engine
     "pitwatch/rules/baccarat.py": ["punto y banca", "no va mas"],
     "pitwatch/rules/baccarat.py:PuntoBancaRules.banca_draws": ["tercera carta"],
