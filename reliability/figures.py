@@ -224,11 +224,7 @@ def compare(scenario: str, title: str, clean: Snapshot, result: RunResult, bads:
         reason = reason_of.get(raw)
         _account(digests[inj.kind], reason is not None and inj.reason in reason,
                  f"{raw[:60]!r}: {'not rejected' if reason is None else reason[:120]}")
-    rrows = got.rows["rejected"]
-    tables["rejected"] = TableFigures(
-        expected=sum(expected_raw.values()), stored=len(rrows),
-        lost=sum((expected_raw - found_raw).values()), duplicated=sum(rrows.values()) - len(rrows),
-        unexpected=sum((found_raw - expected_raw).values()))
+    tables["rejected"] = _by_bytes(expected_raw, found_raw, got.rows["rejected"])
 
     # parked: by the stored bytes (the id includes the position), as rejected
     expected_parked = Counter(raw for raw, _reason in clean.parked.values())
@@ -240,11 +236,7 @@ def compare(scenario: str, title: str, clean: Snapshot, result: RunResult, bads:
         reason = parked_reason.get(raw)
         _account(digests[inj.kind], reason is not None and inj.reason in reason,
                  f"{raw[:60]!r}: {'not parked' if reason is None else reason[:120]}")
-    prows = got.rows["parked"]
-    tables["parked"] = TableFigures(
-        expected=sum(expected_parked.values()), stored=len(prows),
-        lost=sum((expected_parked - found_parked).values()), duplicated=sum(prows.values()) - len(prows),
-        unexpected=sum((found_parked - expected_parked).values()))
+    tables["parked"] = _by_bytes(expected_parked, found_parked, got.rows["parked"])
 
     # skipped: the copies of digests, by their positions
     for inj in (i for i in injected if i.outcome == "skipped"):
@@ -266,6 +258,16 @@ def compare(scenario: str, title: str, clean: Snapshot, result: RunResult, bads:
         consumed=result.consumed, skipped=result.skipped, alerts_changed=changed, alert_diffs=diffs,
         digests={k: digests[k] for k in DIGEST_KINDS if k in digests}, skipped_received=received,
         no_restart=no_restart)
+
+
+def _by_bytes(expected: Counter, found: Counter, rows: dict[str, int]) -> TableFigures:
+    """A table's figures when its rows are matched by their stored bytes (``rejected``, ``parked``:
+    a row's id includes its position): ``expected`` and ``found`` count the bytes, ``rows`` the
+    copies stored per id."""
+    return TableFigures(
+        expected=sum(expected.values()), stored=len(rows),
+        lost=sum((expected - found).values()), duplicated=sum(rows.values()) - len(rows),
+        unexpected=sum((found - expected).values()))
 
 
 def _account(kf: KindFigures, ok: bool, example: str) -> None:

@@ -76,12 +76,12 @@ class RoundDigest:
         return json.dumps({
             "v": DIGEST_VERSION, "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
             "round_id": self.round_id, "dealer_id": self.dealer_id,
-            "ended_at": self.ended_at.isoformat().replace("+00:00", "Z"),
+            "ended_at": iso_utc(self.ended_at),
             "ruleset_id": self.ruleset_id, "ruleset_hash": self.ruleset_hash,
             "bets": [[b.bet_id, b.player_id, str(b.stake), str(b.returned), str(b.discrepancy), int(b.late),
                       str(b.forced), b.outcome] for b in self.bets],
             "decisions": [[i, p, a, int(o)] for i, p, a, o in self.decisions],
-            "started_at": None if self.started_at is None else self.started_at.isoformat().replace("+00:00", "Z"),
+            "started_at": None if self.started_at is None else iso_utc(self.started_at),
         }, separators=(",", ":")).encode()
 
     @classmethod
@@ -111,6 +111,11 @@ def _bet_v1(row: list[Any]) -> list[Any]:
     """A bet of the first digests (version 1 before chip dumping, ``56e165b``: six fields, no forced
     part nor outcome) as the eight fields read now: nothing forced, no outcome."""
     return [*row, "0", ""]
+
+
+def iso_utc(t: datetime) -> str:
+    """A UTC time as ISO 8601 text with ``Z`` (the inverse of :func:`parse_utc`)."""
+    return t.isoformat().replace("+00:00", "Z")
 
 
 def parse_utc(text: Any) -> datetime:
@@ -161,7 +166,7 @@ class TableMark:
     def to_json(self) -> bytes:
         """The versioned JSON bytes of the mark."""
         return json.dumps({"mark": self.mark, "v": 1, "casino_id": self.casino_id, "table_id": self.table_id,
-                           "at": self.at.isoformat().replace("+00:00", "Z")}, separators=(",", ":")).encode()
+                           "at": iso_utc(self.at)}, separators=(",", ":")).encode()
 
 
 def read_watch_message(raw: bytes | str) -> RoundDigest | TableMark:
@@ -198,5 +203,5 @@ def digest_of(verdict: RoundVerdict) -> RoundDigest:
                        verdict.started_at)
 
 
-__all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "TableMark", "digest_of", "parse_utc",
+__all__ = ["DIGEST_VERSION", "READABLE_VERSIONS", "DigestBet", "RoundDigest", "TableMark", "digest_of", "iso_utc", "parse_utc",
            "read_watch_message"]

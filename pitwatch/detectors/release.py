@@ -39,7 +39,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Mapping
 
-from pitwatch.detectors.digest import RoundDigest, parse_utc
+from pitwatch.detectors.digest import RoundDigest, iso_utc, parse_utc
 
 Key = tuple[datetime, str, str]
 """The release order of a digest: ``(ended_at, table_id, round_id)``."""
@@ -156,10 +156,10 @@ class ReleaseBuffer:
         """JSON-ready state: tables (last round received, open), pending digests (their JSON, in
         release order), the frontier and the latest round end; times as UTC ISO 8601."""
         return {
-            "tables": {tid: [_iso(t.last_end), list(t.ties), t.open] for tid, t in sorted(self.tables.items())},
+            "tables": {tid: [iso_utc(t.last_end), list(t.ties), t.open] for tid, t in sorted(self.tables.items())},
             "pending": [json.loads(d.to_json()) for _, d in sorted(self.pending, key=lambda kd: kd[0])],
-            "frontier": None if self.frontier is None else [_iso(self.frontier[0]), self.frontier[1], self.frontier[2]],
-            "max_seen": None if self.max_seen is None else _iso(self.max_seen),
+            "frontier": None if self.frontier is None else [iso_utc(self.frontier[0]), self.frontier[1], self.frontier[2]],
+            "max_seen": None if self.max_seen is None else iso_utc(self.max_seen),
         }
 
     @classmethod
@@ -179,9 +179,6 @@ class ReleaseBuffer:
             raise ValueError(f"not a release buffer state: {type(exc).__name__}: {exc}") from exc
         return out
 
-
-def _iso(t: datetime) -> str:
-    return t.isoformat().replace("+00:00", "Z")
 
 
 __all__ = ["Intake", "Key", "ReleaseBuffer", "ReleasePolicy", "key_of"]

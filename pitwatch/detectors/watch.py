@@ -41,7 +41,7 @@ from pitwatch.detectors.alerts import Alert
 from pitwatch.detectors.association import AssociationDetector
 from pitwatch.detectors.base import Detector
 from pitwatch.detectors.chip_dumping import ChipDumpingDetector
-from pitwatch.detectors.digest import RoundDigest, TableMark, parse_utc
+from pitwatch.detectors.digest import RoundDigest, TableMark, iso_utc, parse_utc
 from pitwatch.detectors.expiry import HORIZON, SWEEP_EVERY, forget
 from pitwatch.detectors.pairs import PairDetector
 from pitwatch.detectors.release import Intake, ReleaseBuffer, ReleasePolicy
@@ -183,9 +183,9 @@ class CasinoWatch:
         """The state as versioned JSON data (module docstring)."""
         return {"version": WATCH_STATE_VERSION, "casino_id": self.casino_id, "positions": dict(sorted(self.positions.items())),
                 "release": self.release.to_state(),
-                "seen": {"players": {p: _iso(t) for p, t in sorted(self.players_seen.items())},
-                         "dealers": {p: _iso(t) for p, t in sorted(self.dealers_seen.items())},
-                         "swept": None if self.swept is None else _iso(self.swept)},
+                "seen": {"players": {p: iso_utc(t) for p, t in sorted(self.players_seen.items())},
+                         "dealers": {p: iso_utc(t) for p, t in sorted(self.dealers_seen.items())},
+                         "swept": None if self.swept is None else iso_utc(self.swept)},
                 "detectors": {name: det.to_state() for name, det in self.detectors.items()}}
 
     def dump(self) -> bytes:
@@ -234,9 +234,6 @@ class CasinoWatch:
         another version)."""
         return cls.from_state(cls.decode(raw))
 
-
-def _iso(t: datetime) -> str:
-    return t.isoformat().replace("+00:00", "Z")
 
 
 __all__ = ["DETECTORS", "UPCASTERS", "WATCH_STATE_VERSION", "CasinoWatch", "PoisonDigest", "upcast_v1_v2"]
