@@ -51,6 +51,16 @@ COMPILED_MODULES = (
     "pitwatch.detectors.chain",
     "pitwatch.detectors.digest",
     "pitwatch.detectors.release",
+    "pitwatch.detectors.expiry",
+    "pitwatch.detectors.pair_rates",
+    "pitwatch.detectors.pair_behaviour",
+    "pitwatch.detectors.poker_play",
+    "pitwatch.detectors.pairs",
+    "pitwatch.detectors.association",
+    "pitwatch.detectors.chip_dumping",
+    "pitwatch.detectors.soft_play",
+    "pitwatch.detectors.whipsaw",
+    "pitwatch.detectors.two_tables",
     "pitwatch.replay",
 )
 """The modules mypyc compiles: the per-event fold."""

@@ -40,9 +40,11 @@ READABLE_VERSIONS = (1, 2)
 """Digest versions :meth:`RoundDigest.from_json` reads (1 is upcast: no decisions)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DigestBet:
-    """One bet of a digest (module docstring): euros as ``Decimal``."""
+    """One bet of a digest (module docstring): euros as ``Decimal``. Built for every bet and never
+    changed afterwards; not a ``frozen`` dataclass for the reason given at
+    :class:`pitwatch.rules.base.ExpectedSettlement` (it hashes by value all the same)."""
 
     bet_id: str
     player_id: str

@@ -93,6 +93,14 @@ class _Pair:
     evidence: list[str] = field(default_factory=list)
 
 
+def _count_of(counts: dict[str, _Count], party: str) -> _Count:
+    """``counts[party]``, added at zero if absent."""
+    c = counts.get(party)
+    if c is None:
+        c = counts[party] = _Count()
+    return c
+
+
 class PairDetector:
     """The dealer-player collusion detector (module docstring); thresholds as data. A
     :class:`pitwatch.detectors.base.Detector`."""
@@ -115,22 +123,27 @@ class PairDetector:
         if not dealer:
             return []
         touched: set[tuple[str, str]] = set()
+        dealer_count: _Count | None = None
         for b in digest.bets:
             if not b.player_id:
                 continue
-            favoured = b.discrepancy > 0 or b.late
+            if dealer_count is None:
+                dealer_count = _count_of(self.dealers, dealer)
             key = (dealer, b.player_id)
-            pair = self.pairs.setdefault(key, _Pair())
+            pair = self.pairs.get(key)
+            if pair is None:
+                pair = self.pairs[key] = _Pair()
+            player_count = _count_of(self.players, b.player_id)
             pair.bets += 1
-            self.dealers.setdefault(dealer, _Count()).bets += 1
-            self.players.setdefault(b.player_id, _Count()).bets += 1
-            if favoured:
+            dealer_count.bets += 1
+            player_count.bets += 1
+            if b.discrepancy > 0 or b.late:  # favoured
                 pair.favours += 1
                 pair.over_paid += max(b.discrepancy, Decimal("0"))
                 if len(pair.evidence) < EVIDENCE_KEPT:
                     pair.evidence.append(f"{digest.table_id}/{digest.round_id}/{b.bet_id}")
-                self.dealers[dealer].favours += 1
-                self.players[b.player_id].favours += 1
+                dealer_count.favours += 1
+                player_count.favours += 1
             touched.add(key)
         return [a for key in sorted(touched) if (a := self._check(key, digest)) is not None]
 
@@ -144,8 +157,8 @@ class PairDetector:
         return pair.favours, pair.bets, rate, binomial_tail(pair.favours, pair.bets, rate)
 
     def _check(self, key: tuple[str, str], digest: RoundDigest) -> Alert | None:
-        if key in self.alerted:
-            return None
+        if key in self.alerted or self.pairs[key].favours < self.thresholds.min_favours:
+            return None  # (before the p-value: most pairs have too few favours to be scored)
         dealer, player = key
         favours, bets, rate, p = self.p_value(dealer, player)
         d, pl, pair = self.dealers[dealer], self.players[player], self.pairs[key]

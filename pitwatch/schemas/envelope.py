@@ -9,12 +9,13 @@ player-against-player games); the module docstring of
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from enum import Enum
 from typing import Annotated
 from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import TzInfo
 
 SCHEMA_VERSION = 1
 
@@ -60,14 +61,23 @@ and hashed, and the validation runs in pydantic-core's regex engine)."""
 _UTC_ZERO = timedelta(0)
 
 
+_KNOWN_UTC: list[tzinfo] = [timezone.utc]
+"""The last fixed-offset zone met with offset zero (pydantic-core reuses one ``TzInfo`` per offset):
+a time in it is in UTC without asking its offset, which is most of the cost of this check."""
+
+
 def utc_ms(v: datetime, info: ValidationInfo) -> datetime:
     """After-validator of a time field: ``v`` in UTC, truncated to the millisecond. Raises
     ``ValueError`` naming the field when ``v`` carries no UTC offset."""
-    off = v.utcoffset()
-    if off is None:
-        raise ValueError(f"{info.field_name} must carry a UTC offset (e.g. 'Z')")
-    if off != _UTC_ZERO:
-        v = v.astimezone(timezone.utc)
+    tz = v.tzinfo
+    if tz is not _KNOWN_UTC[0]:
+        off = v.utcoffset()
+        if off is None:
+            raise ValueError(f"{info.field_name} must carry a UTC offset (e.g. 'Z')")
+        if off != _UTC_ZERO:
+            v = v.astimezone(timezone.utc)
+        elif type(tz) is TzInfo:  # a fixed offset (a named zone's offset can change)
+            _KNOWN_UTC[0] = tz
     if v.microsecond % 1000:
         v = v.replace(microsecond=(v.microsecond // 1000) * 1000)
     return v
