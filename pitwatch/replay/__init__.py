@@ -97,7 +97,10 @@ def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
     ``auditors`` (table id -> auditor, filled as tables appear) may be given to read the tables'
     states as the fold goes, e.g. each table's hash-chain head
     (:attr:`~pitwatch.detectors.auditor.TableAuditor.chain_head`): each event's line, as read
-    without its line end, is linked as the live pipeline links the Kafka message."""
+    without its line end, is then linked as the live pipeline links the Kafka message. Without
+    ``auditors`` nothing can read the chain, so it is not computed (a SHA-256 per event, about a
+    tenth of the fold: BENCHMARKS.md); verdicts, alerts and figures do not depend on it."""
+    link = auditors is not None
     if auditors is None:
         auditors = {}
     for n, raw in enumerate(lines, start_line):
@@ -120,7 +123,7 @@ def fold_lines(lines: Iterable[bytes | str], start_line: int = 1,
         if aud is None:
             aud = auditors[event.table_id] = TableAuditor(event.table_id, versions)
         try:
-            out = aud.feed(event, raw)
+            out = aud.feed(event, raw if link else None)
         except Exception as exc:  # an engine defect: the table is unchanged, as in the live pipeline
             yield n, event, None, f"engine error on {event.type} of table {event.table_id}: {type(exc).__name__}: {exc}"
             continue
