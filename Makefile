@@ -22,6 +22,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
+# test files run on this many processes (pytest-xdist; each starts its own servers)
+PYTEST_WORKERS ?= 2
 RELIABILITY_ARGS ?=
 APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core
 # the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
@@ -34,7 +36,7 @@ demo: setup
 	$(BIN)/pitwatch demo
 
 test: setup lint
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check pitwatch tests bench reliability

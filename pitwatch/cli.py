@@ -101,7 +101,7 @@ def schema_export(out_dir: Path = typer.Argument(..., help="Directory to write o
     from pitwatch.schemas.export import export_schemas
 
     paths = export_schemas(out_dir, extra=REPLAY_SCHEMAS)
-    console.print(f"wrote {len(paths)} schemas to {out_dir}")
+    console.print(f"wrote {len(paths)} schemas to {out_dir}", soft_wrap=True, highlight=False)
 
 
 # ----------------------------------------------------------------------------------- simulate
@@ -124,7 +124,7 @@ def simulate(
         task = progress.add_task("simulating", total=None)
         n, labels = write_simulation(out, tables=tables, hours=hours, seed=seed, fault_rates=rates,
                                      progress=lambda k: progress.update(task, completed=k))
-    console.print(f"wrote {n} events to {out} and {labels} fault labels to {out}.labels.jsonl")
+    console.print(f"wrote {n} events to {out} and {labels} fault labels to {out}.labels.jsonl", soft_wrap=True, highlight=False)
 
 
 # ----------------------------------------------------------------------------------- kafka
@@ -412,7 +412,7 @@ def _dossier(url: str, table_id: str, round_id: str, current: bool, fmt: str, st
             out.with_suffix(".json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         except OSError as exc:
             _fail(f"cannot write {out}: {exc}")
-        err.print(f"wrote {out} and {out.with_suffix('.json')}")
+        err.print(f"wrote {out} and {out.with_suffix('.json')}", soft_wrap=True, highlight=False)
     else:
         print(json.dumps(doc, indent=1, ensure_ascii=False) if fmt == "dossier" else render_html(doc))
     raise typer.Exit(stats.exit_status)
@@ -690,7 +690,7 @@ def docs_games(
 
     pages = render_pages()
     if not check:
-        console.print(f"wrote {len(write_pages(pages, out))} pages to {out}")
+        console.print(f"wrote {len(write_pages(pages, out))} pages to {out}", soft_wrap=True, highlight=False)
         return
     stale = stale_pages(pages, out)
     for name in stale:

@@ -43,7 +43,7 @@ def import_phh_cmd(
     out.write_bytes(data)
     hands = sum(1 for e in events if getattr(e, "type", "") == "round_started")
     tables = len({e.table_id for e in events})
-    console.print(f"wrote {len(events)} events ({hands} hands at {tables} tables) to {out}")
+    console.print(f"wrote {len(events)} events ({hands} hands at {tables} tables) to {out}", soft_wrap=True, highlight=False)
 
 
 export_app = typer.Typer(help="Write pitwatch events in other formats.", no_args_is_help=True)
@@ -79,4 +79,4 @@ def export_phh_cmd(
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("wb") as f:
         HandHistory.dump_all(histories, f)
-    console.print(f"wrote {len(histories)} poker hands to {out}")
+    console.print(f"wrote {len(histories)} poker hands to {out}", soft_wrap=True, highlight=False)
