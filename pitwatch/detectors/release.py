@@ -180,5 +180,4 @@ class ReleaseBuffer:
         return out
 
 
-
 __all__ = ["Intake", "Key", "ReleaseBuffer", "ReleasePolicy", "key_of"]

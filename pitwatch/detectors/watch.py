@@ -235,5 +235,4 @@ class CasinoWatch:
         return cls.from_state(cls.decode(raw))
 
 
-
 __all__ = ["DETECTORS", "UPCASTERS", "WATCH_STATE_VERSION", "CasinoWatch", "PoisonDigest", "upcast_v1_v2"]
