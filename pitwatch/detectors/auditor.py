@@ -91,7 +91,7 @@ class TableAuditor:
     def _alert(self, v: Violation, event: Any) -> Alert:
         ctx = self.engine.ctx
         return alert_from_violation(
-            v, casino_id=event.casino_id, table_id=self.table_id, game=event.game.value,
+            v, casino_id=event.casino_id, table_id=self.table_id, game=event.game,
             round_id=event.round_id, dealer_id=ctx.dealer_id if ctx else None,
             detected_at=event.occurred_at, ruleset_id=ctx.ruleset.id if ctx else "",
             ruleset_hash=ctx.ruleset.content_hash if ctx else "")

@@ -43,7 +43,7 @@ def movement_row(m: Movement, event: Any) -> dict[str, Any]:
     at: datetime = event.occurred_at
     return {
         "movement_id": m.event_id, "casino_id": event.casino_id, "table_id": event.table_id,
-        "game": event.game.value, "kind": m.kind, "amount": m.amount, "player_id": m.player_id,
+        "game": event.game, "kind": m.kind, "amount": m.amount, "player_id": m.player_id,
         "gaming_day": gaming_day(at), "occurred_at": at.replace(microsecond=0),
         "occurred_ms": at.microsecond // 1000,
     }

@@ -29,6 +29,7 @@ from pitwatch.detectors.alerts import settlement_rows
 from pitwatch.detectors.figures import gaming_day, hour_of, movement_row
 from pitwatch.replay import fold_lines
 from pitwatch.rules.accounting import MOVEMENT_FIGURE
+from pitwatch.rules.registry import specs
 from pitwatch.warehouse.migrate import gaming_day_sql
 
 MONEY = ("handle", "win", "drop", "cashed", "fills", "credits", "tips")
@@ -38,8 +39,9 @@ THEORETICAL = ("theoretical_win", "theoretical_variance")
 Z95 = Decimal("1.96")
 """Standard deviations either side of the theoretical win that hold 95% of a normal win."""
 _CENT, _THEO = Decimal("0.01"), Decimal("0.0001")
-PEER_GAMES = frozenset({"poker", "chemin_de_fer", "bacara_dos_panos"})
-"""Games the players play against each other («juegos de círculo», 004 L82-L89: the casino «no podrá
+PEER_GAMES = frozenset(sp.game for sp in specs() if sp.peer)
+"""Games the players play against each other, as their spec says (``peer``) («juegos de círculo»,
+004 L82-L89: the casino «no podrá
 participar en el juego y cobrará un porcentaje o cantidad determinada sobre las apuestas que se
 crucen»): póquer en círculo (the rake or a session fee, 004 L4077-L4101), chemin de fer (the cagnotte
 on the bank's winnings, 000 L666) and bacará a dos paños (the cagnotte on the bank's net win, 000

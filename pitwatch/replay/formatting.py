@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, Mapping, Sequence
 
 from pitwatch.rules.blackjack import hand_total
+from pitwatch.rules.registry import specs
 from pitwatch.schemas.cards import baccarat_value
 from pitwatch.schemas.money import CENT
 
@@ -92,8 +93,9 @@ def hand_text(cards: Sequence[str], game: str = "", split: bool = False) -> str:
     return shown
 
 
-BACCARAT_GAMES = frozenset({"punto_banca", "chemin_de_fer", "bacara_dos_panos"})
-"""Games whose hands count baccarat points (court cards and tens 0, the unit digit of the sum)."""
+BACCARAT_GAMES = frozenset(sp.game for sp in specs() if sp.baccarat_hands)
+"""Games whose hands count baccarat points (court cards and tens 0, the unit digit
+of the sum): their spec's ``baccarat_hands``."""
 
 
 def value_text(key: str, value: Any) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pitwatch.rules.registry import specs
+
 LANGS = ("es", "en")
 
 LABELS: dict[str, tuple[str, str]] = {
@@ -132,14 +134,7 @@ LABELS: dict[str, tuple[str, str]] = {
 """Every label, ``key -> (es, en)``."""
 
 NAMES: dict[str, dict[str, tuple[str, str]]] = {
-    "game": {
-        "french_roulette": ("Ruleta francesa", "French roulette"),
-        "blackjack": ("Black jack", "Blackjack"),
-        "punto_banca": ("Punto y banca", "Punto banco"),
-        "poker": ("Póquer en círculo", "Circle poker"),
-        "chemin_de_fer": ("Chemin de fer", "Chemin de fer"),
-        "bacara_dos_panos": ("Bacará a dos paños", "Baccarat à deux tableaux"),
-    },
+    "game": {sp.game: sp.names for sp in specs()},
     "kind": {
         "payout_discrepancy": ("Pago incorrecto", "Payout discrepancy"),
         "unknown_bet_settled": ("Pago de una apuesta inexistente", "Unknown bet settled"),

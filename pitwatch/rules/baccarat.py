@@ -35,7 +35,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import PuntoBancaRuleset
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.cards import baccarat_value
 from pitwatch.schemas.money import ZERO
 
@@ -424,4 +424,32 @@ class PuntoBancaRound(GameRound):
         return out
 
 
-register_game(PuntoBancaRound)  # a call: mypyc cannot compile a class under an unknown decorator
+SPEC = GameSpec(
+    game="punto_banca", round=PuntoBancaRound, model=PuntoBancaRuleset, title="Punto y banca",
+    names=("Punto y banca", "Punto banco"), simulator="pitwatch.sim.baccarat",
+    edges="pitwatch.rules.edges.baccarat", baccarat_hands=True,
+    cited_by={
+        "spots": ("bets",),
+        "payouts.punto": ("punto_pays",),
+        "payouts.banca": ("banca_pays",),
+        "payouts.tie": ("tie_pays",),
+        "deduction": ("banca_deduction",),
+        "limits.tie_max_fraction": ("tie_limit",),
+        "limits.table_max_ratio_min": ("table_max",),
+        "limits.table_max_ratio_max": ("table_max",),
+        "limits.table_max_ratios": ("table_max",),
+        "limits.stake_unit_rule": ("stake_unit",),
+        "deal.decks": ("cards",),
+        "deal.cut_cards_behind": ("cut_card",),
+        "deal.burn_count_min": ("burn",),
+        "deal.burn_count_max": ("burn",),
+        "deal.initial_order": ("deal_order",),
+        "deal.naturals": ("natural",),
+        "deal.punto_draws": ("punto_rule",),
+        "deal.punto_stands": ("punto_rule",),
+        "tableau": ("banca_tableau",),
+        "options.stake_unit": ("stake_unit",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

@@ -44,7 +44,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import BlackjackRuleset
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
 from pitwatch.schemas.money import ZERO
 
@@ -703,4 +703,35 @@ def _multiplier(ctx: TableContext) -> int:
     return rules_of(ctx).limits.ceiling()
 
 
-register_game(BlackjackRound)  # a call: mypyc cannot compile a class under an unknown decorator
+SPEC = GameSpec(
+    game="blackjack", round=BlackjackRound, model=BlackjackRuleset, title="Blackjack",
+    names=("Black jack", "Blackjack"), simulator="pitwatch.sim.blackjack",
+    edges="pitwatch.rules.edges.blackjack",
+    cited_by={
+        "options.max_multiplier": ("maximum",),
+        "limits.allowed_multipliers": ("maximum",),
+        "limits.multiplier_range": ("maximum",),
+        "limits.max_bettors_per_box": ("bettors_per_box",),
+        "limits.boxes": ("boxes",),
+        "limits.min_hands": ("min_hands",),
+        "payouts.win": ("win",),
+        "payouts.blackjack": ("blackjack",),
+        "payouts.insurance": ("insurance",),
+        "payouts.surrender_returned": ("surrender",),
+        "payouts.insurance_max_fraction": ("insurance",),
+        "rules.decks": ("shoe",),
+        "rules.burn": ("shoe",),
+        "rules.cut_card_min_behind": ("shoe",),
+        "rules.dealer_stands_on": ("dealer_draw",),
+        "rules.dealer_hits_soft_17": ("dealer_draw",),
+        "rules.double_totals": ("double",),
+        "rules.double_after_split": ("double",),
+        "rules.resplit": ("split",),
+        "rules.resplit_aces": ("split",),
+        "rules.surrender": ("surrender",),
+        "rules.even_money": ("even_money", "insurance"),
+        "rules.no_draw_without_hands_in_play": ("dealer_draw",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

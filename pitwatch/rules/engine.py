@@ -41,14 +41,8 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.edges import WIN_PLACES, bet_variance, house_edge
 from pitwatch.rules.game import GameRound, TableContext
-from pitwatch.rules.games import GAMES
+from pitwatch.rules.games import GAMES, spec
 from pitwatch.schemas.money import ZERO
-
-NO_MORE_BETS_CITATION = {
-    "french_roulette": "no_more_bets",
-    "blackjack": "no_more_bets",
-    "punto_banca": "no_more_bets",
-}
 
 _EDGES: dict[tuple[str, str, tuple[tuple[str, str], ...], str], tuple[Fraction, Fraction]] = {}
 """House edge and variance per unit per (ruleset id, content hash, table options, spot): a pure
@@ -357,8 +351,8 @@ class TableEngine:
 
         if t == "table_opened":
             ruleset = load_ruleset(event.ruleset_id, self.versions.get(event.ruleset_id))
-            if ruleset.game != event.game.value:
-                raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game.value}")
+            if ruleset.game != event.game:
+                raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game}")
             if self.open is not None:
                 self.open.violations.append(Violation(
                     ViolationKind.PROCEDURE, "table re-opened with a round in progress",
@@ -367,7 +361,7 @@ class TableEngine:
             carry = self.ctx.carry if self.ctx is not None and self.ctx.ruleset.id == ruleset.id else {}
             self.unopened_events = 0
             self.ctx = TableContext(
-                casino_id=event.casino_id, table_id=self.table_id, game=event.game.value,
+                casino_id=event.casino_id, table_id=self.table_id, game=event.game,
                 ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
                 options=dict(event.options), carry=carry,
             )
@@ -422,8 +416,9 @@ class TableEngine:
         g = rnd.game_round
         rnd.events.append(eid)
 
-        if t == "bet_placed":
-            bet = Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid, event.round_id)
+        if t == "bet_placed" or t in g.bet_events:
+            bet = Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid, event.round_id) \
+                if t == "bet_placed" else g.bet_of(event, eid)
             if bet.bet_id in g.bets or bet.bet_id in rnd.refused:
                 rnd.violations.append(Violation(
                     ViolationKind.PROCEDURE, f"bet id {bet.bet_id} placed twice", ENGINE_CITATION, (eid,),
@@ -435,7 +430,7 @@ class TableEngine:
                     ViolationKind.PAST_POSTING,
                     f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»: "
                     "not a wager, the chips are handed back",
-                    self._cite(NO_MORE_BETS_CITATION.get(g.ctx.game, "no_more_bets")),
+                    self._cite(spec(g.ctx.game).no_more_bets),
                     (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
             g.bets[bet.bet_id] = bet
             found.extend(g.on_bet(bet))
@@ -459,7 +454,7 @@ class TableEngine:
                 rnd.violations.append(Violation(
                     ViolationKind.PAST_POSTING,
                     f"bet {gone.bet_id} of {gone.stake} EUR on {gone.spot} withdrawn after «No va más»",
-                    self._cite(NO_MORE_BETS_CITATION.get(g.ctx.game, "no_more_bets")),
+                    self._cite(spec(g.ctx.game).no_more_bets),
                     (eid, g.closed_event_id or ""), gone.bet_id, gone.player_id, gone.stake))
         elif t == "bets_closed":
             g.bets_closed = True

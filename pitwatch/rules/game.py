@@ -136,6 +136,10 @@ class GameRound:
     """
 
     game: ClassVar[str] = ""
+    bet_events: ClassVar[frozenset[str]] = frozenset()
+    """Event types of the game's own that place a bet, as ``bet_placed`` does (American roulette's bet in
+    colour chips): the engine turns each into a :class:`Bet` with :meth:`bet_of` and judges it as any bet
+    (past-posting, limits, settlement)."""
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         self.ctx = ctx
@@ -154,6 +158,12 @@ class GameRound:
         Returns violations (``invalid_bet``, ``bet_below_minimum``, ``bet_above_maximum``).
         """
         return []
+
+    def bet_of(self, event: Any, event_id: str) -> Bet:
+        """The :class:`Bet` an event of :attr:`bet_events` places (stake in euros). Raises
+        :class:`~pitwatch.rules.base.RuleError` for a bet the rules cannot value (the event is then
+        not applied)."""
+        raise NotImplementedError(f"{type(self).__name__} places no bet with {event.type}")
 
     def on_event(self, event: Any) -> list[Violation]:
         """Apply a game event (``wheel_spun``, ``ball_landed``, ``card_dealt``,

@@ -1,20 +1,14 @@
-"""Every game the engine knows: importing this module imports each game module, which registers
-its round class in :data:`pitwatch.rules.registry.GAMES` (re-exported here).
+"""Every game the engine knows: importing this module loads each game of the catalogue
+(:mod:`pitwatch.catalogue`) and fills :data:`GAMES` (game id -> round class), which the engine reads.
 
-The one place that lists the game modules: add a game by writing its module (with
-``register_game(TheRound)`` after its :class:`~pitwatch.rules.game.GameRound` subclass), its ruleset model
-(:mod:`pitwatch.rules.models`) and importing the module here.
+Add a game with its entry in the catalogue and the ``SPEC`` of its package
+(:class:`pitwatch.rules.spec.GameSpec`; ``docs/adding-a-game.md``): nothing here changes.
 """
 
 from __future__ import annotations
 
-from pitwatch.rules import baccarat, blackjack, roulette
-from pitwatch.rules.chemin_de_fer import game as chemin_de_fer
-from pitwatch.rules.dos_panos import game as dos_panos
-from pitwatch.rules.poker import game as poker
-from pitwatch.rules.registry import GAMES, register_game
+from pitwatch.rules.registry import GAMES, load_all, spec, specs
 
-GAME_MODULES = (roulette, blackjack, baccarat, poker, chemin_de_fer, dos_panos)
-"""The game modules, in the order of the README."""
+load_all()
 
-__all__ = ["GAMES", "GAME_MODULES", "register_game"]
+__all__ = ["GAMES", "spec", "specs"]

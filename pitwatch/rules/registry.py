@@ -1,33 +1,52 @@
-"""The game registry: game name -> its :class:`~pitwatch.rules.game.GameRound` class.
+"""The game registry: each game's :class:`~pitwatch.rules.spec.GameSpec`, loaded from the catalogue.
 
-Game modules register their round class with :func:`register_game` when they are imported (a
-call after the class, not a decorator: mypyc cannot compile a class under an unknown decorator, see
-:mod:`pitwatch.native`); :mod:`pitwatch.rules.games` imports every game module, and the engine reads
-:data:`GAMES` through it. Nothing here imports a game module or the engine, so no module imports
-its importer.
+:func:`spec` imports the spec module the catalogue names for a game (:mod:`pitwatch.catalogue`) and
+returns its ``SPEC``; :func:`specs` returns every game's, in catalogue order. :data:`GAMES` maps each
+game id to its round class once :func:`load_all` has run (importing :mod:`pitwatch.rules.games` runs
+it); the engine reads it there. Nothing here imports a game module at import time, so a game module
+may import this one.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+import importlib
 
+from pitwatch.catalogue import CATALOGUE, entry
 from pitwatch.rules.game import GameRound
+from pitwatch.rules.spec import GameSpec
 
 GAMES: dict[str, type[GameRound]] = {}
-"""Game name (``Event.game`` value) -> round class. Filled by :func:`register_game`; complete once
-:mod:`pitwatch.rules.games` is imported."""
+"""Game id -> round class, complete once :func:`load_all` has run (:mod:`pitwatch.rules.games`).
+Tests replace an entry to play a defective round (``tests/fixtures/defects.py``)."""
 
-R = TypeVar("R", bound=type[GameRound])
+_SPECS: dict[str, GameSpec] = {}
 
 
-def register_game(cls: R) -> R:
-    """Register a :class:`GameRound` subclass under ``cls.game`` (returns ``cls``).
+def spec(game: str) -> GameSpec:
+    """The spec of ``game``. Raises ``KeyError`` for a game not in the catalogue, ``ImportError`` if
+    its spec module cannot be imported, ``TypeError`` if that module's ``SPEC`` is not a
+    :class:`GameSpec` of ``game``."""
+    found = _SPECS.get(game)
+    if found is not None:
+        return found
+    e = entry(game)
+    loaded = getattr(importlib.import_module(e.spec), "SPEC", None)
+    if not isinstance(loaded, GameSpec) or loaded.game != game:
+        raise TypeError(f"{e.spec}.SPEC is not the GameSpec of {game!r}")
+    _SPECS[game] = loaded
+    GAMES.setdefault(game, loaded.round)
+    return loaded
 
-    Raises ``ValueError`` if ``cls.game`` is empty or another class already holds that name."""
-    if not cls.game:
-        raise ValueError(f"{cls.__name__} has no game name")
-    held = GAMES.get(cls.game)
-    if held is not None and (held.__module__, held.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"game {cls.game!r} is already registered by {held.__name__}")
-    GAMES[cls.game] = cls
-    return cls
+
+def specs() -> tuple[GameSpec, ...]:
+    """Every game's spec, in catalogue order (:data:`pitwatch.catalogue.CATALOGUE`)."""
+    return tuple(spec(e.game) for e in CATALOGUE)
+
+
+def load_all() -> dict[str, type[GameRound]]:
+    """Load every game's spec; returns :data:`GAMES`."""
+    specs()
+    return GAMES
+
+
+__all__ = ["GAMES", "load_all", "spec", "specs"]

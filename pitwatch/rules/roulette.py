@@ -55,7 +55,7 @@ from pitwatch.rules.base import (
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import RouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.money import ZERO
 
 # --------------------------------------------------------------------------- layout
@@ -609,4 +609,23 @@ class RouletteRound(GameRound):
         return out
 
 
-register_game(RouletteRound)  # a call: mypyc cannot compile a class under an unknown decorator
+SPEC = GameSpec(
+    game="french_roulette", round=RouletteRound, model=RouletteRuleset, title="French roulette",
+    names=("Ruleta francesa", "French roulette"), simulator="pitwatch.sim.roulette",
+    edges="pitwatch.rules.edges.roulette",
+    cited_by={
+        **{f"payouts.{k}": (f"payout_{k}",) for k in KIND_NAMES},
+        **{f"limits.max_multiples.{k}": ("limit_simple" if k == "simple" else "limit_multiple",) for k in KIND_NAMES},
+        "limits.simple_chance_min_multiple_max": ("limit_simple_minimum",),
+        "limits.change_during_session": ("limits_change",),
+        "options.max_tier": ("limit_simple", "limit_multiple"),
+        "options.simple_chance_min_multiple": ("limit_simple_minimum",),
+        "options.zero_default": ("zero_choice",),
+        "options.max_rule": ("limit_multiple", "limit_authorisation"),
+        "zero.refund_fraction": ("zero_repeat", "zero_last_spin"),
+        "zero.floor_basis": ("zero_floor",),
+        "zero.floor_from_zero": ("zero_floor",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

@@ -84,8 +84,8 @@ class TableauRequested(RoundEvent):
     player_id: Id
 
 
-CHEMIN_DE_FER_EVENT_TYPES: tuple[type[RoundEvent], ...] = (BankPutUp, StakeJoined, TableauRequested, DrawDecision)
+EVENT_TYPES: tuple[type[RoundEvent], ...] = (BankPutUp, StakeJoined, TableauRequested, DrawDecision)
 """Every chemin de fer event class, in the order of a coup."""
 
-__all__ = ["BANK_TAKEN", "CHEMIN_DE_FER_EVENT_TYPES", "BankPutUp", "BankTaken", "DrawDecision", "StakeJoined",
+__all__ = ["BANK_TAKEN", "EVENT_TYPES", "BankPutUp", "BankTaken", "DrawDecision", "StakeJoined",
            "TableSeat", "TableauRequested"]

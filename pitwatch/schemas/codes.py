@@ -25,24 +25,19 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
+from pitwatch.catalogue import CATALOGUE
 from pitwatch.schemas.cards import ALL_CARDS, RANKS, SUITS
 
 _NUM = r"(?:0|[1-9][0-9]*)"
 _POS = r"[1-9][0-9]*"
 
-SPOT_ARITY: dict[str, int] = {
-    "straight": 1, "column": 1, "dozen": 1, "split": 2, "columns": 2, "dozens": 2,
-    "street": 3, "corner": 4, "sixline": 6,
-}
-"""Roulette spot kinds written ``kind:numbers`` and how many numbers each takes."""
+SPOT_ARITY: dict[str, int] = {k: n for e in CATALOGUE for k, n in e.spot_arity.items()}
+"""Spot kinds written ``kind:numbers`` and how many numbers each takes (roulette's ``straight``: 1,
+``split``: 2 ...): the union of every game's (:data:`pitwatch.catalogue.CATALOGUE`)."""
 
-SPOT_WORDS: tuple[str, ...] = (
-    "red", "black", "even", "odd", "manque", "passe", "main", "bolsa", "punto", "banca", "tie",
-    "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo",
-    "pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya",
-)
-"""Spot codes that are a bare word (``bolsa``: Andalucía's blackjack side bet, 004 L807-L848,
-not modelled: the engine judges it ``invalid_bet``)."""
+SPOT_WORDS: tuple[str, ...] = tuple(dict.fromkeys(w for e in CATALOGUE for w in e.spot_words))
+"""Spot codes that are a bare word, every game's (``bolsa``: Andalucía's blackjack side bet, 004
+L807-L848, not modelled: the engine judges it ``invalid_bet``)."""
 
 SPOT_FORMS: dict[str, str] = {
     **{k: f"{k}:" + "-".join("ABCDEF"[:n]) if n > 1 else f"{k}:N" for k, n in SPOT_ARITY.items()},
@@ -56,7 +51,7 @@ SPOT_PATTERN = "^(?:" + "|".join(
     + list(SPOT_WORDS)) + ")$"
 """JSON Schema / regex pattern of a grammatical spot code."""
 
-HAND_WORDS: tuple[str, ...] = ("dealer", "punto", "banca", "pano1", "pano2", "board")
+HAND_WORDS: tuple[str, ...] = tuple(dict.fromkeys(w for e in CATALOGUE for w in e.hand_words))
 HAND_PATTERN = f"^(?:{'|'.join(HAND_WORDS)}|{_POS}(?:-{_POS})?)$"
 """JSON Schema / regex pattern of a hand id: ``dealer``, ``punto``, ``banca``, ``pano1``, ``pano2`` (bacará a
 dos paños), ``board`` (poker's community cards), ``N`` (a blackjack box, a poker seat), ``N-M``."""

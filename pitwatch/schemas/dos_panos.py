@@ -60,7 +60,7 @@ class CardsLost(RoundEvent):
     hand: Literal["pano1", "pano2", "banca"]
 
 
-DOS_PANOS_EVENT_TYPES: tuple[type[RoundEvent], ...] = (BankAuctioned, CardsLost)
+EVENT_TYPES: tuple[type[RoundEvent], ...] = (BankAuctioned, CardsLost)
 """The event classes bacará a dos paños adds, in the order of a coup."""
 
-__all__ = ["DOS_PANOS_EVENT_TYPES", "PANOS", "AuctionBid", "BankAuctioned", "CardsLost"]
+__all__ = ["EVENT_TYPES", "PANOS", "AuctionBid", "BankAuctioned", "CardsLost"]

@@ -11,24 +11,23 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone, tzinfo
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import TzInfo
 
+from pitwatch.catalogue import GAME_IDS
+
 SCHEMA_VERSION = 1
 
 
-class Game(str, Enum):
-    """Games pitwatch audits. Values are the ``game`` field of the envelope."""
-
-    FRENCH_ROULETTE = "french_roulette"
-    BLACKJACK = "blackjack"
-    PUNTO_BANCA = "punto_banca"
-    POKER = "poker"
-    CHEMIN_DE_FER = "chemin_de_fer"
-    BACARA_DOS_PANOS = "bacara_dos_panos"
+if TYPE_CHECKING:
+    Game = str
+else:
+    Game = Literal[GAME_IDS]
+"""A game id: one of the catalogue's (:data:`pitwatch.catalogue.GAME_IDS`), the envelope's ``game``
+(a plain string, checked against the catalogue by pydantic-core; the JSON Schema lists them)."""
 
 
 class ActorRole(str, Enum):

@@ -24,16 +24,18 @@ on the layout, a hand that exists) is judged by each game's rules module.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from decimal import Decimal
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
-from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
+from pitwatch.catalogue import CATALOGUE
+from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested  # noqa: F401
 from pitwatch.schemas.codes import CardCode, DecisionCheck, HandId, SpotCode
-from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost
+from pitwatch.schemas.dos_panos import BankAuctioned, CardsLost  # noqa: F401
 from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, here as before)
     SCHEMA_VERSION,
     Actor,
@@ -49,7 +51,7 @@ from pitwatch.schemas.envelope import (  # noqa: F401  (the contract's names, he
     utc_ms,
 )
 from pitwatch.schemas.money import Money
-from pitwatch.schemas.poker import (
+from pitwatch.schemas.poker import (  # noqa: F401  (re-exported: the contract's names, here as before)
     BetReturned,
     ButtonPlaced,
     CardsDiscarded,
@@ -337,32 +339,34 @@ class RoundEnded(RoundEvent):
     type: Literal["round_ended"] = "round_ended"
 
 
-EVENT_TYPES: tuple[type[EventBase], ...] = (
+CORE_EVENT_TYPES: tuple[type[EventBase], ...] = (
     TableOpened, TableClosed, DealerAssigned, LimitsChanged,
     ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
     PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
     TableFill, TableCredit, TipReceived,
     RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
     PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-    ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
-    BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned,
-    CardsLost,
 )
+"""The event types of this module: the table, the chips, and the rounds of every game."""
 
-Event = Annotated[
-    Union[
-        TableOpened, TableClosed, DealerAssigned, LimitsChanged,
-        ShoeLoaded, ShoeShuffled, ShoeCut, CardsBurned,
-        PlayerSeated, PlayerLeft, ChipsBought, ChipsCashed, ChipsTransferred,
-        TableFill, TableCredit, TipReceived,
-        RoundStarted, BetPlaced, BetWithdrawn, BetsClosed, WheelSpun, BallLanded, CardDealt,
-        PlayerDecision, RoundVoided, SettlementRecorded, CommissionCollected, RoundEnded,
-        ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
-        BetReturned, SessionFeeTaken, BankPutUp, StakeJoined, TableauRequested, DrawDecision, BankAuctioned,
-        CardsLost,
-    ],
-    Field(discriminator="type"),
-]
+
+def _game_event_types() -> tuple[type[EventBase], ...]:
+    """The event types of each game's own ``events`` module in the catalogue
+    (:data:`pitwatch.catalogue.CATALOGUE`), in catalogue order, each once."""
+    found: dict[type[EventBase], None] = {}
+    for e in CATALOGUE:
+        if e.events is not None:
+            found.update(dict.fromkeys(importlib.import_module(e.events).EVENT_TYPES))
+    return tuple(found)
+
+
+EVENT_TYPES: tuple[type[EventBase], ...] = CORE_EVENT_TYPES + _game_event_types()
+"""Every event type of the contract: :data:`CORE_EVENT_TYPES`, then the games' own."""
+
+if TYPE_CHECKING:
+    Event = Any  # the union is built from the catalogue at import: its members are not known statically
+else:
+    Event = Annotated[Union[EVENT_TYPES], Field(discriminator="type")]
 """Any table event; pydantic picks the class from ``type``."""
 
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
@@ -422,7 +426,7 @@ def parse_event(raw: bytes | str) -> Event:
     JSON, an unknown ``type``, missing or invalid fields.
     """
     try:
-        return _VALIDATE_JSON(raw)  # type: ignore[no-any-return]
+        return _VALIDATE_JSON(raw)
     except Exception as exc:  # pydantic.ValidationError or decoding errors
         tid, seq = _envelope_hint(raw)
         errors = getattr(exc, "errors", None)

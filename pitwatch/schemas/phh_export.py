@@ -59,7 +59,7 @@ def _hands(events: Iterable[Any]) -> list[_Hand]:
     open_: dict[str, _Hand] = {}
     for e in events:
         t = e.type
-        if e.game.value != "poker":
+        if e.game != "poker":
             continue
         if t == "table_opened":
             minimum[e.table_id] = e.min_bet

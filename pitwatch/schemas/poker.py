@@ -140,12 +140,12 @@ class SessionFeeTaken(EventBase):
     amount: Money
 
 
-POKER_EVENT_TYPES: tuple[type[EventBase], ...] = (
+EVENT_TYPES: tuple[type[EventBase], ...] = (
     ButtonPlaced, StackCounted, PokerAction, CardsDiscarded, HandShown, HandMucked, RakeTaken, PotAwarded,
     BetReturned, SessionFeeTaken,
 )
 """Every poker event class, in the order of a hand."""
 
-__all__ = ["FORCED_BETS", "POKER_ACTIONS", "POKER_EVENT_TYPES", "BetReturned", "ButtonPlaced", "CardsDiscarded",
+__all__ = ["FORCED_BETS", "POKER_ACTIONS", "EVENT_TYPES", "BetReturned", "ButtonPlaced", "CardsDiscarded",
            "HandMucked", "HandShown", "PokerAction", "PokerActionKind", "PotAwarded", "RakeTaken", "Seat",
            "SessionFeeTaken", "StackCounted"]

@@ -27,6 +27,9 @@ from pitwatch.schemas.cards import RANKS, SUITS
 from pitwatch.sim.payouts import Payment, punto_banca_payment
 from pitwatch.sim.payouts import punto_banca_points as points
 
+DROPPABLE = frozenset({"settlement_recorded", "card_dealt", "bet_placed"})
+"""Event types a ``dropped_event`` fault may remove (their loss stays inside the round)."""
+
 SPOT_WEIGHTS = (("banca", 0.52), ("punto", 0.42), ("tie", 0.06))
 TIE_SIDE_BET = 0.04  # a punto/banca bettor also backs the tie: ~10% of all bets are ties
 BET_PROBABILITY = {"cautious": 0.75, "regular": 0.85, "high_roller": 0.95}

@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterator
 
 from pitwatch.rules.base import load_ruleset
 from pitwatch.rules.game import TableContext
+from pitwatch.rules.registry import spec as game_spec
 from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE
 from pitwatch.sim.cage import TableChips
 from pitwatch.sim.payouts import Payment
@@ -106,9 +107,6 @@ POKER_RINGS = ("chip_dumping", "soft_play", "whipsaw")
 BACCARAT_RINGS = ("association",)
 """The rings played at a chemin de fer or bacará a dos paños table by two of its punters
 (:mod:`pitwatch.sim.chemin_de_fer`, :mod:`pitwatch.sim.dos_panos`)."""
-RING_GAMES: dict[str, tuple[str, ...]] = {"poker": POKER_RINGS, "chemin_de_fer": BACCARAT_RINGS,
-                                          "bacara_dos_panos": BACCARAT_RINGS}
-"""The rings of two players each game's tables play (both players stay all evening)."""
 
 
 def ring_parties(kind: str, table_id: str) -> tuple[str, str]:
@@ -262,33 +260,11 @@ def _jsonable(payload: dict) -> dict:
 
 STRUCTURAL = frozenset({"round_started", "round_ended", "table_opened", "table_closed", "dealer_assigned"})
 
-DROPPABLE: dict[str, frozenset[str]] = {
-    "french_roulette": frozenset({"settlement_recorded"}),
-    "blackjack": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
-    "punto_banca": frozenset({"settlement_recorded", "card_dealt", "bet_placed"}),
-    "poker": frozenset({"pot_awarded"}),
-    "chemin_de_fer": frozenset({"settlement_recorded", "rake_taken"}),
-    "bacara_dos_panos": frozenset({"settlement_recorded", "rake_taken"}),
-}
-"""Event types a ``dropped_event`` fault may remove: only those whose loss stays inside the
-round. A lost roulette spin, zero decision or bet (a simple chance can go en prison) would
-wrongly change the next round's verdict too, so roulette only loses settlements; a lost chemin de
-fer card, stake or bank would change the bank the next coup is judged against, so chemin de fer
-(and dos paños) only loses settlements and the cagnotte."""
-
-GAME_MODULES: dict[str, str] = {
-    "french_roulette": "pitwatch.sim.roulette",
-    "blackjack": "pitwatch.sim.blackjack",
-    "punto_banca": "pitwatch.sim.baccarat",
-    "poker": "pitwatch.sim.poker",
-    "chemin_de_fer": "pitwatch.sim.chemin_de_fer",
-    "bacara_dos_panos": "pitwatch.sim.dos_panos",
-}
-
-MIN_PLAYERS: dict[str, int] = {"chemin_de_fer": 4, "bacara_dos_panos": 5}
-"""Players a table of the game needs (else 2): chemin de fer is played with at least four (000 L632),
-bacará a dos paños with two per paño and the banker (000 L817); players are seated before a round while
-the table has fewer."""
+SIMULATOR_TRAITS = ("DROPPABLE", "MIN_PLAYERS", "RINGS")
+"""What a game's simulator module (its spec's ``simulator``) may define beside ``play_round``: ``DROPPABLE``, the
+event types a ``dropped_event`` fault may remove (only those whose loss stays inside the round; default none);
+``MIN_PLAYERS``, the players a table needs before a round (default 2); ``RINGS``, the rings of two players
+its tables play (both stay all evening; default none)."""
 
 
 class _TableRunner:
@@ -304,7 +280,7 @@ class _TableRunner:
         self.rates = rates
         self.labels = labels
         self.faults = Faults(rates, self.rng, spec.table_id, labels, ring_size)
-        self.game = importlib.import_module(GAME_MODULES[spec.game])
+        self.game = importlib.import_module(game_spec(spec.game).simulator)
         self.out: list[tuple[datetime, int, dict]] = []
         self.dealer_n = 0
         self.player_n = 0
@@ -314,7 +290,7 @@ class _TableRunner:
         self.table = SimTable(spec.table_id, spec.game, spec.ruleset_id, "", spec.min_bet,
                               spec.max_bet, dict(spec.options), [], self.rng, {}, ctx)
         self.emitter = Emit(self)
-        self.droppable = DROPPABLE.get(spec.game, frozenset())
+        self.droppable: frozenset[str] = getattr(self.game, "DROPPABLE", frozenset())
         self.chips = TableChips(spec.min_bet * 1000)
         self.cage_rng = random.Random(f"{seed}:{index}:{spec.table_id}:cage")
         self.ring = ring_parties("dealer_collusion", spec.table_id)
@@ -322,13 +298,13 @@ class _TableRunner:
         """Bets placed by the ring's partner (the ones his dealer may over-pay)."""
         self.stay: set[str] = set()
         """Players who never leave: the rings' (``dealer_collusion``: the partner; both players of each
-        ring of :data:`RING_GAMES` at a table of its game; :func:`ring_members`)."""
+        ring its game's simulator plays, ``RINGS``; :func:`ring_members`)."""
         if rates.get("dealer_collusion"):
             self.stay.add(self.ring[1])
-        for kind in RING_GAMES.get(spec.game, ()):
+        for kind in getattr(self.game, "RINGS", ()):
             if rates.get(kind):
                 self.stay |= set(ring_members(kind, spec.table_id, ring_size))
-        self.min_players = MIN_PLAYERS.get(spec.game, 2)
+        self.min_players: int = getattr(self.game, "MIN_PLAYERS", 2)
 
     # -- events
     def emit(self, type: str, round_id: str | None, actor: tuple[str, str] | None, dt: float,

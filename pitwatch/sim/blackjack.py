@@ -38,6 +38,9 @@ from pitwatch.schemas.cards import RANKS, SUITS, blackjack_value
 from pitwatch.sim.payouts import BlackjackHand, Payment, blackjack_payment, insurance_payment
 from pitwatch.sim.payouts import blackjack_points as hand_total
 
+DROPPABLE = frozenset({"settlement_recorded", "card_dealt", "bet_placed"})
+"""Event types a ``dropped_event`` fault may remove (their loss stays inside the round)."""
+
 BET_PROBABILITY = {"cautious": 0.85, "regular": 0.9, "high_roller": 0.95}
 CENT = Decimal("0.01")
 

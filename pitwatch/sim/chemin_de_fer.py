@@ -57,6 +57,15 @@ from pitwatch.sim.payouts import (
     punto_banca_points,
 )
 
+DROPPABLE = frozenset({"settlement_recorded", "rake_taken"})
+"""Event types a ``dropped_event`` fault may remove: only settlements and the cagnotte. A lost card, stake or
+bank would change the bank the next coup is judged against."""
+MIN_PLAYERS = 4
+"""Chemin de fer is played with at least four players (000 L632); they are seated before a coup while the
+table has fewer."""
+RINGS = BACCARAT_RINGS
+"""The rings of two punters a chemin de fer table plays (both stay all evening)."""
+
 BANK_MAX_MULTIPLE = 100
 """The bank in play is at most 100 times the punto minimum (000 L596; 004 L2081-L2083)."""
 GARAGE_MIN_MULTIPLE = 50

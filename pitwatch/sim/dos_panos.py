@@ -67,6 +67,7 @@ from decimal import Decimal
 from typing import Any
 
 from pitwatch.sim.baccarat import _draw, load_shoe
+from pitwatch.sim.base import BACCARAT_RINGS
 from pitwatch.sim.chemin_de_fer import (
     FREE_DEVIATION,
     STAKE_PROBABILITY,
@@ -92,6 +93,14 @@ from pitwatch.sim.payouts import (
     dos_panos_winner,
     punto_banca_points,
 )
+
+DROPPABLE = frozenset({"settlement_recorded", "rake_taken"})
+"""Event types a ``dropped_event`` fault may remove: only settlements and the cagnotte (as chemin de fer)."""
+MIN_PLAYERS = 5
+"""Bacará a dos paños needs two players per paño and the banker (000 L817); they are seated before a coup
+while the table has fewer."""
+RINGS = BACCARAT_RINGS
+"""The rings of two punters a bacará a dos paños table plays (both stay all evening)."""
 
 CARDS_BEHIND_CUT = 10
 """Cards below the stop card: «queden 10 cartas» (000 L819), «un mínimo de diez naipes» (004 L2697-L2698)."""

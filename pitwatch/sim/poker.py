@@ -38,6 +38,11 @@ from pitwatch.schemas.pokerkit_hand import cents_divmod, dec, hand_events
 from pitwatch.sim.base import POKER_RINGS, ring_members, ring_parties
 from pitwatch.sim.payouts import Payment
 
+DROPPABLE = frozenset({"pot_awarded"})
+"""Event types a ``dropped_event`` fault may remove (their loss stays inside the hand)."""
+RINGS = POKER_RINGS
+"""The rings of two players a poker table plays (both stay all evening)."""
+
 CENT = Decimal("0.01")
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,

@@ -49,6 +49,10 @@ from pitwatch.sim.payouts import (
     zero_fate,
 )
 
+DROPPABLE = frozenset({"settlement_recorded"})
+"""Event types a ``dropped_event`` fault may remove: only settlements. A lost spin, zero decision or bet (a
+simple chance can go en prison) would wrongly change the next spin's verdict too."""
+
 
 def _layout() -> dict[str, list[str]]:
     """Every spot code of the layout, by bet kind: the combinations of 000 L117-L151 and

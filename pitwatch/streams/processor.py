@@ -174,7 +174,7 @@ def event_row(event, raw: bytes, ingested_at: datetime, prev_hash: bytes | None 
     occ = event.occurred_at
     return {
         "event_id": str(event.event_id), "casino_id": event.casino_id, "table_id": event.table_id,
-        "game": event.game.value, "seq": event.seq, "round_id": event.round_id or "",
+        "game": event.game, "seq": event.seq, "round_id": event.round_id or "",
         "type": event.type, "occurred_at": occ.replace(microsecond=0),
         "occurred_ms": occ.microsecond // 1000, "actor_role": event.actor.role.value,
         "actor_id": event.actor.id, "payload": raw.decode("utf-8", errors="replace"),
@@ -366,7 +366,7 @@ class BatchProcessor:
             Violation(ViolationKind.TABLE_QUARANTINED,
                       f"{reason}; its events are parked, not judged, until `pitwatch quarantine release` "
                       "with a release that reads the state", ENGINE_CITATION, ()),
-            casino_id=event.casino_id, table_id=event.table_id, game=event.game.value, round_id=None,
+            casino_id=event.casino_id, table_id=event.table_id, game=event.game, round_id=None,
             dealer_id=None, detected_at=event.occurred_at, ruleset_id="", ruleset_hash="")
         self._emit(b, event, [], [alert])
 
@@ -416,7 +416,7 @@ class BatchProcessor:
         ctx = aud.engine.ctx
         alert = alert_from_violation(
             Violation(kind, message, ENGINE_CITATION, (str(event.event_id),)),
-            casino_id=event.casino_id, table_id=aud.table_id, game=event.game.value, round_id=None,
+            casino_id=event.casino_id, table_id=aud.table_id, game=event.game, round_id=None,
             dealer_id=ctx.dealer_id if ctx else None, detected_at=event.occurred_at,
             ruleset_id=ctx.ruleset.id if ctx else "", ruleset_hash=ctx.ruleset.content_hash if ctx else "")
         self._emit(b, event, [], [alert])

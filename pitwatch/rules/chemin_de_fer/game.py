@@ -34,7 +34,8 @@ from pitwatch.rules.chemin_de_fer.banked import BANK_SPOT, BankedRound, bank_bet
 from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, PUNTO_HAND, judge_coup, rules_of, totals
 from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, bank_return, cover, stake_return, winner
 from pitwatch.rules.game import TableContext
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.money import ZERO
 
 
@@ -222,6 +223,33 @@ class CheminDeFerRound(BankedRound):
         return []
 
 
-register_game(CheminDeFerRound)  # a call: mypyc cannot compile a class under an unknown decorator
 
 __all__ = ["BANK_SPOT", "CheminDeFerRound", "bank_bet_id"]
+
+
+SPEC = GameSpec(
+    game="chemin_de_fer", round=CheminDeFerRound, model=CheminDeFerRuleset, title="Chemin de fer",
+    names=("Chemin de fer", "Chemin de fer"), simulator="pitwatch.sim.chemin_de_fer",
+    edges="pitwatch.rules.edges.chemin_de_fer", peer=True, baccarat_hands=True,
+    cited_by={
+        "spots": ("bets", "banco_priority", "banco_con_la_mesa", "banco_seguido"),
+        "payouts.stake": ("stake_pays",),
+        "cagnotte": ("cagnotte",),
+        "bank.max_multiple": ("bank_limits", "garage"),
+        "bank.garage_min_multiple": ("garage",),
+        "bank.con_la_mesa_fraction": ("banco_con_la_mesa",),
+        "deal.decks": ("cards",),
+        "deal.cut_cards_behind": ("cut_card",),
+        "deal.initial_order": ("coup_deal",),
+        "deal.naturals": ("naturals",),
+        "deal.punto_draws": ("punto_rule",),
+        "deal.punto_options": ("punto_rule",),
+        "deal.punto_stands": ("punto_rule",),
+        "deal.banca_draws": ("banker_rule",),
+        "tableau": ("banca_tableau",),
+        "options.banco_free_play": ("banco_free_play",),
+        "options.bank_unlimited": ("bank_limits",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

@@ -46,7 +46,8 @@ from pitwatch.rules.dos_panos.stakes import (
     stake_settlement,
 )
 from pitwatch.rules.game import TableContext
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.dos_panos import PANOS
 from pitwatch.schemas.money import ZERO
 
@@ -300,6 +301,37 @@ class DosPanosRound(BankedRound):
         return []
 
 
-register_game(DosPanosRound)  # a call: mypyc cannot compile a class under an unknown decorator
 
 __all__ = ["DosPanosRound"]
+
+
+SPEC = GameSpec(
+    game="bacara_dos_panos", round=DosPanosRound, model=DosPanosRuleset, title="Bacará a dos paños",
+    names=("Bacará a dos paños", "Baccarat à deux tableaux"), simulator="pitwatch.sim.dos_panos",
+    edges="pitwatch.rules.edges.dos_panos", peer=True, baccarat_hands=True,
+    cited_by={
+        "spots": ("bets", "a_caballo", "raya", "banco", "stake_priority"),
+        "payouts.stake": ("stake_pays",),
+        "cagnotte.limitada": ("cagnotte_rate",),
+        "cagnotte.libre": ("cagnotte_rate",),
+        "cagnotte.base": ("cagnotte_net",),
+        "stakes.raya_fraction": ("raya",),
+        "stakes.caballo_odd_to": ("a_caballo",),
+        "stakes.banco_repeats": ("juego_nulo",),
+        "deal.decks": ("cards",),
+        "deal.cut_cards_behind": ("cut_card",),
+        "deal.cut_rule": ("cut_card",),
+        "deal.initial_order": ("coup_deal",),
+        "deal.naturals": ("naturals",),
+        "deal.natural_beats_drawn": ("natural_eight",),
+        "deal.punto_draws": ("punto_rule",),
+        "deal.punto_options": ("punto_rule",),
+        "deal.punto_stands": ("punto_rule",),
+        "deal.banca_draws": ("banker_rule",),
+        "tableau": ("banca_tableau",),
+        "options.bank": ("modality", "cagnotte_rate"),
+        "options.bank_maximum": ("bank_limitada_max",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

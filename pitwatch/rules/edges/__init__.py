@@ -31,18 +31,21 @@ from fractions import Fraction
 from typing import Mapping
 
 from pitwatch.rules.base import RuleError, Ruleset
-from pitwatch.rules.edges import baccarat, blackjack, chemin_de_fer, dos_panos, poker, roulette
 from pitwatch.rules.edges.common import EdgeLine, quantize
+from pitwatch.rules.registry import spec
+from pitwatch.rules.spec import EdgeCalculation
 
 WIN_PLACES = 4
 """Decimal places of :func:`theoretical_win` (euros to the hundredth of a cent)."""
 
 
-def _game(ruleset: Ruleset) -> str:
-    if ruleset.game not in ("french_roulette", "punto_banca", "blackjack", "poker", "chemin_de_fer",
-                            "bacara_dos_panos"):
+def _calculation(ruleset: Ruleset) -> EdgeCalculation:
+    """The house-edge calculation of the ruleset's game (its spec's, :mod:`pitwatch.rules.registry`).
+    Raises ``RuleError`` for a game without one."""
+    calc = spec(ruleset.game).edge_calculation()
+    if calc is None:
         raise RuleError(f"no house edge calculation for game {ruleset.game!r} (ruleset {ruleset.id})")
-    return ruleset.game
+    return calc
 
 
 def edge_table(ruleset: Ruleset, *, options: Mapping[str, str] | None = None, decks: int | None = None) -> list[EdgeLine]:
@@ -54,18 +57,7 @@ def edge_table(ruleset: Ruleset, *, options: Mapping[str, str] | None = None, de
     :data:`~pitwatch.rules.edges.baccarat.ASSUMED_DECKS`). Raises ``RuleError`` for a game without a
     calculation, an invalid option or fewer than one deck.
     """
-    game = _game(ruleset)
-    if game == "french_roulette":
-        return roulette.edge_table(ruleset, options)
-    if game == "punto_banca":
-        return baccarat.edge_table(ruleset, decks)
-    if game == "poker":
-        return poker.edge_table(ruleset, options)
-    if game == "chemin_de_fer":
-        return chemin_de_fer.edge_table(ruleset, options)
-    if game == "bacara_dos_panos":
-        return dos_panos.edge_table(ruleset, options)
-    return blackjack.edge_table(ruleset, decks)
+    return _calculation(ruleset).table(ruleset, options, decks)
 
 
 def house_edge(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None = None,
@@ -84,18 +76,8 @@ def house_edge(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None
 def _per_game(ruleset: Ruleset, spot: str, options: Mapping[str, str] | None, decks: int | None, *,
               variance: bool) -> Fraction:
     """The edge (or the variance) of ``spot`` from the calculation of the ruleset's game."""
-    game = _game(ruleset)
-    if game == "french_roulette":
-        return (roulette.variance if variance else roulette.house_edge)(ruleset, spot, options)
-    if game == "punto_banca":
-        return (baccarat.spot_variance if variance else baccarat.spot_edge)(ruleset, spot, decks)
-    if game == "poker":
-        return (poker.spot_variance if variance else poker.spot_edge)(ruleset, spot, options)
-    if game == "chemin_de_fer":
-        return (chemin_de_fer.spot_variance if variance else chemin_de_fer.spot_edge)(ruleset, spot, options)
-    if game == "bacara_dos_panos":
-        return (dos_panos.spot_variance if variance else dos_panos.spot_edge)(ruleset, spot, options)
-    return (blackjack.spot_variance if variance else blackjack.spot_edge)(ruleset, spot, decks)
+    calc = _calculation(ruleset)
+    return (calc.variance if variance else calc.edge)(ruleset, spot, options, decks)
 
 
 def bet_variance(ruleset: Ruleset, spot: str, *, options: Mapping[str, str] | None = None,

@@ -24,6 +24,7 @@ from fractions import Fraction
 from pitwatch.rules.baccarat import PuntoBancaRules, parse_rules
 from pitwatch.rules.base import RuleError, Ruleset
 from pitwatch.rules.edges.common import EdgeLine, VersionCache, percent_text, quantize, ratio_text
+from pitwatch.rules.spec import EdgeCalculation
 from pitwatch.schemas.cards import ALL_CARDS, baccarat_value
 
 PER_DECK: tuple[int, ...] = tuple(sum(1 for c in ALL_CARDS if baccarat_value(c) == v) for v in range(10))
@@ -221,6 +222,14 @@ def edge_table(ruleset: Ruleset, decks: int | None = None) -> list[EdgeLine]:
                             f"every deal of a {shoe}, exact; {how}", cites))
     return out
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, d),
+    edge=lambda r, s, o, d: spot_edge(r, s, d),
+    variance=lambda r, s, o, d: spot_variance(r, s, d),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["ASSUMED_DECKS", "PER_DECK", "Counts", "counts", "edge_table", "enumerate_shoe", "shoe_decks", "spot_edge",
            "spot_variance"]

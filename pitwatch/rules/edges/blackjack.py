@@ -46,6 +46,7 @@ from pitwatch.rules.base import RuleError, Ruleset
 from pitwatch.rules.blackjack import MAIN_SPOT, dealer_must_draw
 from pitwatch.rules.edges.common import EdgeLine, VersionCache, percent_text, ratio_text
 from pitwatch.rules.models import BlackjackRuleset
+from pitwatch.rules.spec import EdgeCalculation
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
 
 INSURANCE_SPOT = "insurance"
@@ -377,6 +378,14 @@ def edge_table(ruleset: Ruleset, decks: int | None = None) -> list[EdgeLine]:
                  ins_cites),
     ]
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, d),
+    edge=lambda r, s, o, d: spot_edge(r, s, d),
+    variance=lambda r, s, o, d: spot_variance(r, s, d),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["INSURANCE_SPOT", "MAIN_VARIANCE_BASE", "MAIN_VARIANCE_EFFECTS", "PER_DECK", "PLACES", "Play", "dealer_outcomes",
            "draw_table", "edge_table", "insurance_edge", "insurance_variance", "main_edge", "main_edge_decimal",

@@ -15,6 +15,7 @@ from typing import Mapping
 from pitwatch.rules.base import RuleError, Ruleset
 from pitwatch.rules.edges.common import EdgeLine, percent_text
 from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
+from pitwatch.rules.spec import EdgeCalculation
 
 BANK_WINS = Fraction(4586, 10000)
 """The bank's chance to win a coup, punto y banca's (about 45.86% with six or eight decks)."""
@@ -44,5 +45,13 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
                      "stakes and the bank in play being equal handles; the house plays no coup", ("cagnotte",),
                      exact=False)]
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, o),
+    edge=lambda r, s, o, d: spot_edge(r, s, o),
+    variance=lambda r, s, o, d: spot_variance(r, s, o),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["BANK_WINS", "SPOTS", "edge_table", "spot_edge", "spot_variance"]

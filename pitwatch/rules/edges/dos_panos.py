@@ -20,6 +20,7 @@ from pitwatch.rules.base import RuleError, Ruleset
 from pitwatch.rules.edges.chemin_de_fer import BANK_WINS
 from pitwatch.rules.edges.common import EdgeLine, percent_text
 from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
+from pitwatch.rules.spec import EdgeCalculation
 
 TIES = Fraction(952, 10000)
 """A paño's chance to tie the bank, punto y banca's (about 9.52% with six or eight decks)."""
@@ -58,5 +59,13 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
                      "banca's), the paños taken as independent and equally staked, the stakes and the bank in play "
                      "equal handles; the house plays no coup", ("cagnotte_rate", "cagnotte_net"), exact=False)]
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, o),
+    edge=lambda r, s, o, d: spot_edge(r, s, o),
+    variance=lambda r, s, o, d: spot_variance(r, s, o),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["SPOTS", "TIES", "edge_table", "spot_edge", "spot_variance"]

@@ -16,6 +16,7 @@ from typing import Mapping
 from pitwatch.rules.base import RuleError, Ruleset
 from pitwatch.rules.edges.common import EdgeLine, percent_text
 from pitwatch.rules.models.poker import PokerRuleset
+from pitwatch.rules.spec import EdgeCalculation
 
 SPOT = "pot"
 
@@ -49,5 +50,13 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
     return [EdgeLine("pot", "rake", SPOT, Fraction(rate), f"{percent_text(rate)} of the pots",
                      "the rake rate: the house takes it from every hand and plays no hand", ("rake",))]
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, o),
+    edge=lambda r, s, o, d: spot_edge(r, s, o),
+    variance=lambda r, s, o, d: spot_variance(r, s, o),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["SPOT", "edge_table", "spot_edge", "spot_variance"]

@@ -32,6 +32,7 @@ from pitwatch.rules.edges.common import EdgeLine, ratio_text
 from pitwatch.rules.models import RouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES
 from pitwatch.rules.roulette import SPOTS, Spot, parse_spot
+from pitwatch.rules.spec import EdgeCalculation
 
 POCKETS = sum(1 for s in SPOTS.values() if s.kind == "straight")
 """Pockets of the wheel: one per straight-up code, 0..36 (37)."""
@@ -161,5 +162,13 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
     assert {line.kind for line in out} == set(KIND_NAMES)
     return out
 
+
+
+CALCULATION = EdgeCalculation(
+    table=lambda r, o, d: edge_table(r, o),
+    edge=lambda r, s, o, d: house_edge(r, s, o),
+    variance=lambda r, s, o, d: variance(r, s, o),
+)
+"""This calculation in the shape every game's has (:class:`pitwatch.rules.spec.EdgeCalculation`)."""
 
 __all__ = ["POCKETS", "ZERO_FATES", "edge_table", "house_edge", "spot_edge", "spot_variance", "variance", "zero_fate"]

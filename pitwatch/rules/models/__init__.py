@@ -1,7 +1,7 @@
 """Typed ruleset models (pydantic v2): one per game, unknown keys refused everywhere.
 
 :func:`validate_ruleset` turns a parsed ruleset file (a dict from ``tomllib`` with
-``parse_float=Decimal``) into the model of its game, :data:`MODELS` ``[data["game"]]``, or raises
+``parse_float=Decimal``) into the model of its game (:func:`models`, read from each game's spec), or raises
 :class:`RulesetInvalid` listing every problem as ``<key path>: <problem>``.
 :func:`pitwatch.rules.base.load_ruleset` does this for every ruleset it loads.
 """
@@ -20,9 +20,13 @@ from pitwatch.rules.models.poker import PokerRuleset
 from pitwatch.rules.models.punto_banca import PuntoBancaRuleset
 from pitwatch.rules.models.roulette import RouletteRuleset
 
-MODELS: dict[str, type[RulesetModel]] = {m.GAME: m for m in (RouletteRuleset, BlackjackRuleset, PuntoBancaRuleset,
-                                                                     PokerRuleset, CheminDeFerRuleset, DosPanosRuleset)}
-"""Game (``Event.game`` value, the ruleset's ``game`` key) -> the model of its rulesets."""
+
+def models() -> dict[str, type[RulesetModel]]:
+    """Game id (the events' ``game``, the ruleset's ``game`` key) -> the model of its rulesets, for every
+    game of the catalogue (each game's :class:`~pitwatch.rules.spec.GameSpec`), in catalogue order."""
+    from pitwatch.rules.registry import specs  # the registry imports the games, which import this package
+
+    return {s.game: s.model for s in specs()}
 
 
 class RulesetInvalid(ValueError):
@@ -54,15 +58,17 @@ def validate_ruleset(data: dict[str, Any]) -> RulesetModel:
     a missing required key, or a value of the wrong type or outside the law's range.
     """
     game = data.get("game")
-    model = MODELS.get(game) if isinstance(game, str) else None
+    known = models()
+    model = known.get(game) if isinstance(game, str) else None
     if model is None:
         raise RulesetInvalid([f"game: {'missing required key' if game is None else f'unknown game {game!r}'} "
-                              f"(known: {', '.join(sorted(MODELS))})"])
+                              f"(known: {', '.join(sorted(known))})"])
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise RulesetInvalid([_problem(e) for e in exc.errors()]) from None
 
 
-__all__ = ["MODELS", "Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "DosPanosRuleset", "PokerRuleset",
-           "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid", "RulesetModel", "RulesetOptions", "validate_ruleset"]
+__all__ = ["Ambiguity", "BlackjackRuleset", "CheminDeFerRuleset", "DosPanosRuleset", "PokerRuleset",
+           "PuntoBancaRuleset", "RouletteRuleset", "RulesetInvalid", "RulesetModel", "RulesetOptions", "models",
+           "validate_ruleset"]

@@ -47,7 +47,7 @@ from pitwatch.rules.poker.betting import BettingError, BettingRound
 from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
 from pitwatch.rules.poker.showdown import ShowdownError, winners
 from pitwatch.rules.poker.variants import rules_for
-from pitwatch.rules.registry import register_game
+from pitwatch.rules.spec import GameSpec
 from pitwatch.schemas.money import ZERO
 
 SPOT = "pot"
@@ -470,6 +470,46 @@ class PokerRound(GameRound):
         return f"board {board or '-'}; paid {paid or 'nobody'}"
 
 
-register_game(PokerRound)
 
 __all__ = ["SPOT", "PokerRound", "bet_id_of"]
+
+
+SPEC = GameSpec(
+    game="poker", round=PokerRound, model=PokerRuleset, title="Póquer en círculo",
+    names=("Póquer en círculo", "Circle poker"), simulator="pitwatch.sim.poker",
+    edges="pitwatch.rules.edges.poker", peer=True,
+    cited_by={
+        "variants.holdem": ("holdem",),
+        "variants.omaha": ("omaha",),
+        "variants.stud": ("stud",),
+        "variants.stud.players": ("stud",),
+        "variants.stud.first_opener": ("bring_in",),
+        "variants.stud.suits": ("bring_in",),
+        "variants.stud.later_opener": ("stud_opener",),
+        "variants.stud.hole_cards": ("stud", "stud_cards"),
+        "variants.draw": ("draw",),
+        "variants.draw.opening_pair": ("draw_open", "false_opener"),
+        "variants.draw.max_discard": ("draw_discard",),
+        "variants.draw.later_opener": ("draw_order",),
+        "forced_bets.small_blind": ("blinds",),
+        "forced_bets.big_blind": ("blinds",),
+        "forced_bets.ante_max_fraction": ("ante",),
+        "betting.raise_multiple": ("raise",),
+        "betting.fixed_limit_raises": ("fixed_limit",),
+        "betting.fixed_limit_low_streets": ("fixed_limit",),
+        "revenue": ("rake",),
+        "revenue.session_rate_min": ("session_rate",),
+        "revenue.session_rate_max": ("session_rate",),
+        "revenue.session_postre": ("session_length",),
+        "options.variant": ("holdem", "omaha", "stud", "draw"),
+        "options.structure": ("no_limit", "pot_limit", "fixed_limit", "stud_limits"),
+        "options.rake_rate": ("rake",),
+        "options.revenue": ("rake", "session_rate", "session_fee"),
+        "options.session_rate": ("session_rate",),
+        "options.session_base": ("session_rate",),
+        "options.initial_stack": ("session_rate",),
+        "options.session_fee": ("session_fee",),
+    },
+)
+"""The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,
+and the ruleset keys' citations for the generated docs."""

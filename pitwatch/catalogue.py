@@ -1,0 +1,74 @@
+"""The catalogue of games: one :class:`GameEntry` per game family pitwatch audits.
+
+This is the one list of games. Everything that needs to know the games reads it: the event contract
+(:mod:`pitwatch.schemas`: the ``game`` values, each game's own event types and spot words), the rules
+engine (:mod:`pitwatch.rules.registry` loads each entry's :class:`~pitwatch.rules.spec.GameSpec`: its round,
+ruleset model, house edges, labels, simulator), the simulator, the docs, the reports and the dashboards.
+Adding a game is its package under ``pitwatch/rules/``, its rulesets, its simulator module, its docs and
+one entry here (``docs/adding-a-game.md``).
+
+The module is plain data and imports nothing of pitwatch, so every layer can read it: the schemas
+layer reads the names and the spot words here and imports a game's ``events`` module (which itself
+imports only :mod:`pitwatch.schemas`) without importing the rules engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game family in the catalogue.
+
+    ``game``: the game id (the events' ``game`` value and the rulesets' ``game`` key, e.g.
+    ``"boule"``). ``spec``: the module holding the game's ``SPEC``
+    (:class:`pitwatch.rules.spec.GameSpec`). ``events``: the module holding the event types only
+    this game uses (its ``EVENT_TYPES`` tuple; it may import only :mod:`pitwatch.schemas`), or
+    ``None``. ``spot_words``: bare-word spot codes only this game uses (``"bolsa"``);
+    ``spot_arity``: its ``kind:N-M`` spot kinds and how many numbers each takes; ``hand_words``: its
+    hand ids that are a word. The spot and hand grammar of the event contract is the union of every
+    entry's (:mod:`pitwatch.schemas.codes`)."""
+
+    game: str
+    spec: str
+    events: str | None = None
+    spot_words: tuple[str, ...] = ()
+    spot_arity: dict[str, int] = field(default_factory=dict)
+    hand_words: tuple[str, ...] = ()
+
+
+CATALOGUE: tuple[GameEntry, ...] = (
+    GameEntry("french_roulette", "pitwatch.rules.roulette",
+              spot_words=("red", "black", "even", "odd", "manque", "passe"),
+              spot_arity={"straight": 1, "column": 1, "dozen": 1, "split": 2, "columns": 2, "dozens": 2,
+                          "street": 3, "corner": 4, "sixline": 6}),
+    GameEntry("blackjack", "pitwatch.rules.blackjack", spot_words=("main", "bolsa"), hand_words=("dealer",)),
+    GameEntry("punto_banca", "pitwatch.rules.baccarat", spot_words=("punto", "banca", "tie"),
+              hand_words=("punto", "banca")),
+    GameEntry("poker", "pitwatch.rules.poker.game", events="pitwatch.schemas.poker", hand_words=("board",)),
+    GameEntry("chemin_de_fer", "pitwatch.rules.chemin_de_fer.game", events="pitwatch.schemas.chemin_de_fer",
+              spot_words=("punto", "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo"),
+              hand_words=("punto", "banca")),
+    GameEntry("bacara_dos_panos", "pitwatch.rules.dos_panos.game", events="pitwatch.schemas.dos_panos",
+              spot_words=("pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"),
+              hand_words=("pano1", "pano2", "banca")),
+)
+"""Every game family, in the order of the README's list of games."""
+
+GAME_IDS: tuple[str, ...] = tuple(e.game for e in CATALOGUE)
+"""The game ids, in catalogue order."""
+
+ENTRIES: dict[str, GameEntry] = {e.game: e for e in CATALOGUE}
+"""Game id -> its entry."""
+
+
+def entry(game: str) -> GameEntry:
+    """The catalogue entry of ``game``. Raises ``KeyError`` naming the known games for any other."""
+    try:
+        return ENTRIES[game]
+    except KeyError:
+        raise KeyError(f"unknown game {game!r} (known: {', '.join(GAME_IDS)})") from None
+
+
+__all__ = ["CATALOGUE", "ENTRIES", "GAME_IDS", "GameEntry", "entry"]
