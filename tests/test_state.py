@@ -29,6 +29,7 @@ FIXTURE = Path(__file__).parent / "data" / "state" / "v1-roulette-prisoner-mid-r
 FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-excused-seq.json"
 FIXTURE_V4 = Path(__file__).parent / "data" / "state" / "v4-roulette-float-ledger-mid-round.json"
 FIXTURE_V5 = Path(__file__).parent / "data" / "state" / "v5-roulette-float-ledger-mid-round.json"
+FIXTURE_V6 = Path(__file__).parent / "data" / "state" / "v6-roulette-book-mid-round.json"
 GENESIS = {"head": "0" * 64}  # the chain head of a state written before version 5
 D = Decimal
 
@@ -106,43 +107,65 @@ def _v4_sequence(seq: dict) -> dict:
     return dict(rest, recent_ids=",".join(i for i, _ in seq["recent"]), recent_seqs=[[1, len(seq["recent"])]])
 
 
+def _v6_ctx(ctx: dict) -> dict:
+    """A version 1-5 table context as version 6 writes it: French roulette's bets in prison leave
+    ``carry`` for the book of standing bets, each ``working``, holding its whole stake (every fixture's
+    prisoner has seen one zero: it holds its initial stake, 000 L125), nothing riding on it."""
+    carry = {k: v for k, v in ctx["carry"].items() if k != "prisoners"}
+    bets = []
+    for p in ctx["carry"].get("prisoners", {}).values():
+        assert p["zeros"] == 1
+        bets.append({"bet_id": p["bet_id"], "player_id": p["player_id"], "spot": p["spot"], "initial": p["initial"],
+                     "at_stake": p["initial"], "state": "working", "round_id": p["round_id"],
+                     "event_id": p["event_id"], "parent": None, "detail": {"zeros": 1}})
+    return dict(ctx, carry=carry, book={"version": 1, "bets": bets})
+
+
 def test_snapshot_is_versioned_json_and_a_fixed_point():
-    """Version 1 upcasts to version 5: no excused seqs (v2), an unknown float ledger (v3), the
-    recent ids as one string and their seqs as a list (v4), the hash chain at 64 zeros (v5),
-    nothing else changes; a version 5 snapshot dumps back to itself."""
+    """Version 1 upcasts to version 6: no excused seqs (v2), an unknown float ledger (v3), the
+    recent ids as one string and their seqs as a list (v4), the hash chain at 64 zeros (v5), the
+    bet in prison in the book of standing bets (v6), nothing else changes; a version 6 snapshot
+    dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == 1 and STATE_VERSION == 5
+    assert doc["state_version"] == 1 and STATE_VERSION == 6
     again = dump_state(load_state(raw))
     unknown = {"anticipo": "0.00", "fills": "0.00", "credits": "0.00", "drop": "0.00", "cashed": "0.00",
                "tips": "0.00", "bet_win": "0.00", "complete": False}
     base = doc["engine"]["base"]
-    expected = dict(doc, state_version=5, sequence=_v4_sequence(dict(doc["sequence"], excused=[])), chain=GENESIS,
-                    engine=dict(doc["engine"], base=dict(base, ctx=dict(base["ctx"], float=unknown))))
+    expected = dict(doc, state_version=6, sequence=_v4_sequence(dict(doc["sequence"], excused=[])), chain=GENESIS,
+                    engine=dict(doc["engine"], base=dict(base, ctx=_v6_ctx(dict(base["ctx"], float=unknown)))))
     assert json.loads(again)["sequence"]["recent_ids"].count(",") == len(doc["sequence"]["recent"]) - 1
     assert json.loads(again) == expected
     assert dump_state(load_state(again)) == again
     v2 = json.loads(FIXTURE_V2.read_bytes())
     v2_base = v2["engine"]["base"]
     assert json.loads(dump_state(load_state(FIXTURE_V2.read_bytes()))) == dict(
-        v2, state_version=5, sequence=_v4_sequence(v2["sequence"]), chain=GENESIS,
-        engine=dict(v2["engine"], base=dict(v2_base, ctx=dict(v2_base["ctx"], float=unknown))))
+        v2, state_version=6, sequence=_v4_sequence(v2["sequence"]), chain=GENESIS,
+        engine=dict(v2["engine"], base=dict(v2_base, ctx=_v6_ctx(dict(v2_base["ctx"], float=unknown)))))
 
 
 def test_release_0_4_snapshot_is_a_fixed_point_and_resumes():
     """A snapshot written by release 0.4 (state_version 4, ``v4-roulette-float-ledger-mid-round``:
-    the v3 fixture's table, mid-round R3) loads and dumps as version 5 with the chain at 64
-    zeros and nothing else changed; the same table written by this release (version 5, ``v5-...``,
-    with a chain head) dumps back to the same bytes. It keeps its 27 recent ids with their seqs
+    the v3 fixture's table, mid-round R3) loads and dumps as version 6 with the chain at 64
+    zeros, its bet in prison in the book, and nothing else changed; the same table written by release
+    0.5 (version 5, ``v5-...``, with a chain head) dumps as version 6 the same way, and as this release
+    writes it (``v6-...``) back to the same bytes. It keeps its 27 recent ids with their seqs
     (seq 1-27), and a redelivered id is a duplicate_event citing its first seq."""
     raw = FIXTURE_V4.read_bytes()
     doc = json.loads(raw)
     assert doc["state_version"] == 4
     aud = load_state(raw)
-    assert json.loads(dump_state(aud)) == dict(doc, state_version=5, chain=GENESIS)
-    v5 = FIXTURE_V5.read_bytes()
-    assert json.loads(v5)["chain"] == {"head": "c0f5e141070c15fa2fe0bb171699e0d256d60238dd3393d08498ddcec7d2a5b8"}
-    assert dump_state(load_state(v5)) == v5.rstrip(b"\n")
+    base = doc["engine"]["base"]
+    assert json.loads(dump_state(aud)) == dict(doc, state_version=6, chain=GENESIS, engine=dict(
+        doc["engine"], base=dict(base, ctx=_v6_ctx(base["ctx"]))))
+    v5 = json.loads(FIXTURE_V5.read_bytes())
+    assert v5["chain"] == {"head": "c0f5e141070c15fa2fe0bb171699e0d256d60238dd3393d08498ddcec7d2a5b8"}
+    v5_base = v5["engine"]["base"]
+    assert json.loads(dump_state(load_state(FIXTURE_V5.read_bytes()))) == dict(v5, state_version=6, engine=dict(
+        v5["engine"], base=dict(v5_base, ctx=_v6_ctx(v5_base["ctx"]))))
+    v6 = FIXTURE_V6.read_bytes()
+    assert dump_state(load_state(v6)) == v6.rstrip(b"\n")
     ids = doc["sequence"]["recent_ids"].split(",")
     assert doc["sequence"]["recent_seqs"] == [[1, 27]]
     assert list(aud.sequence.recent.items()) == list(zip(ids, range(1, 28)))

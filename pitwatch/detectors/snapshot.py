@@ -5,10 +5,10 @@ changelog is a Kafka topic), so the format outlives any one release of pitwatch.
 JSON, validated on load, and never pickled: reading it runs no code, and a release that adds
 an attribute to a class still reads every snapshot written before.
 
-Format, ``state_version`` 5 (UTF-8 JSON object)::
+Format, ``state_version`` 6 (UTF-8 JSON object)::
 
     {
-      "state_version": 5,
+      "state_version": 6,
       "table_id": "RF-01",
       "positions": {"pitwatch.table-events:3": 1841},       # topic:partition -> last offset applied
       "sequence": {"last_seq": 2204,                          # per-table seq integrity
@@ -27,7 +27,8 @@ Format, ``state_version`` 5 (UTF-8 JSON object)::
                          "float": {"anticipo": "5000.00", "fills": "0.00",  # the session's
                                    "credits": "0.00", "drop": "850.00",     # float ledger
                                    "cashed": "0.00", "tips": "15.00",       # (euros)
-                                   "bet_win": "-120.00", "complete": true}},
+                                   "bet_win": "-120.00", "complete": true},
+                         "book": {"version": 1, "bets": [...]}},  # standing bets (en prison)
           "unopened_events": 0},
         "pending": [{...event as JSON...}, ...]               # events applied since, in order
       }
@@ -50,6 +51,8 @@ to write. Version 5 adds ``chain.head``, the table's hash-chain head
 (:mod:`pitwatch.detectors.chain`): a version 4 or older state upcasts to
 :data:`~pitwatch.detectors.chain.GENESIS` (64 zeros), so the first event after the upgrade
 starts the table's chain (the events stored before it have no link; ``pitwatch verify`` says so).
+Version 6 adds the book of standing bets to the table context (:mod:`pitwatch.rules.book`): a
+version 5 or older state's French roulette bets in prison (``carry["prisoners"]``) move into it.
 A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
@@ -68,9 +71,11 @@ from pitwatch.detectors.chain import GENESIS, HASH_SIZE
 from pitwatch.detectors.sequence import SequenceChecker
 from pitwatch.rules.base import RuleError
 from pitwatch.rules.engine import TableEngine
+from pitwatch.rules.game import TableContext
+from pitwatch.rules.roulette import book_prisoners
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 5
+STATE_VERSION = 6
 
 
 class StateError(ValueError):
@@ -187,8 +192,27 @@ def _v4_to_v5(doc: dict[str, Any]) -> dict[str, Any]:
     return dict(doc, state_version=5, chain={"head": GENESIS.hex()})
 
 
+def _v5_to_v6(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 -> 6: the table context gains its book of standing bets (:mod:`pitwatch.rules.book`);
+    French roulette's bets in prison move from ``carry["prisoners"]`` into it, in the same order
+    (:func:`pitwatch.rules.roulette.book_prisoners`). Raises :class:`StateError` for a context whose
+    ruleset is unknown."""
+    engine = doc.get("engine")
+    base = engine.get("base") if isinstance(engine, dict) else None
+    ctx = base.get("ctx") if isinstance(base, dict) else None
+    if isinstance(engine, dict) and isinstance(base, dict) and isinstance(ctx, dict) and "book" not in ctx:
+        try:
+            table = TableContext.from_dict(ctx)
+            if isinstance(table.carry.get("prisoners"), dict):
+                book_prisoners(table)
+        except (RuleError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise StateError(f"table state version 5 cannot be upcast: {type(exc).__name__}: {exc}") from None
+        doc = dict(doc, engine=dict(engine, base=dict(base, ctx=table.to_dict())))
+    return dict(doc, state_version=6)
+
+
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 

@@ -39,6 +39,7 @@ from pitwatch.rules.base import (
     ViolationKind,
     load_ruleset,
 )
+from pitwatch.rules.book import Book
 from pitwatch.rules.edges import WIN_PLACES, bet_variance, house_edge
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.games import GAMES, spec
@@ -358,12 +359,14 @@ class TableEngine:
                     ViolationKind.PROCEDURE, "table re-opened with a round in progress",
                     ENGINE_CITATION, (eid,)))
                 out.append(self._close_round(event))
-            carry = self.ctx.carry if self.ctx is not None and self.ctx.ruleset.id == ruleset.id else {}
+            same = self.ctx is not None and self.ctx.ruleset.id == ruleset.id
+            carry = self.ctx.carry if self.ctx is not None and same else {}
+            book = self.ctx.book if self.ctx is not None and same else Book()
             self.unopened_events = 0
             self.ctx = TableContext(
                 casino_id=event.casino_id, table_id=self.table_id, game=event.game,
                 ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
-                options=dict(event.options), carry=carry,
+                options=dict(event.options), carry=carry, book=book,
             )
             out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event) if self.ctx.game in GAMES else [])
             self._movement(event)

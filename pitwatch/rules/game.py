@@ -25,6 +25,7 @@ from pitwatch.rules.base import (
     Violation,
     load_ruleset,
 )
+from pitwatch.rules.book import Book
 from pitwatch.schemas.money import ZERO
 
 _SCALARS = (str, int, bool, float, type(None))
@@ -53,6 +54,8 @@ class TableContext:
     roulette bets, previous spin direction, shoe state); it must hold only JSON types (str, int,
     bool, None, lists, dicts; money as strings), because it is stored in the table snapshot.
     ``ledger`` is the float account of the session (:class:`~pitwatch.rules.accounting.FloatLedger`).
+    ``book`` holds the bets standing on the layout across rounds (:class:`~pitwatch.rules.book.Book`:
+    roulette's bets en prison).
     """
 
     casino_id: str
@@ -65,6 +68,7 @@ class TableContext:
     dealer_id: str | None = None
     carry: dict[str, Any] = field(default_factory=dict)
     ledger: FloatLedger = field(default_factory=FloatLedger)
+    book: Book = field(default_factory=Book)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     """Values derived only from the ruleset, the options and the limits (option values, bet
     limits, house edges), each computed once (:meth:`derived`). Never stored: it is emptied
@@ -106,20 +110,22 @@ class TableContext:
             "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
             "ruleset_id": self.ruleset.id, "min_bet": str(self.min_bet), "max_bet": str(self.max_bet),
             "options": dict(self.options), "dealer_id": self.dealer_id,
-            "carry": json_copy(self.carry), "float": self.ledger.to_dict(),
+            "carry": json_copy(self.carry), "float": self.ledger.to_dict(), "book": self.book.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], versions: Mapping[str, str] | None = None) -> "TableContext":
         """Rebuild a context from :meth:`to_dict`, with the ruleset version pinned in
-        ``versions`` (``{ruleset_id: content hash}``) or else the shipped one. Raises
-        :class:`~pitwatch.rules.base.RuleError` if that ruleset or version is unknown."""
+        ``versions`` (``{ruleset_id: content hash}``) or else the shipped one (a dict without ``book``,
+        written before the book existed, gets an empty one). Raises
+        :class:`~pitwatch.rules.base.RuleError` if that ruleset or version is unknown, or the book's
+        version is not one this release reads."""
         rid = d["ruleset_id"]
         return cls(
             casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
             ruleset=load_ruleset(rid, (versions or {}).get(rid)), min_bet=Decimal(d["min_bet"]),
             max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
-            carry=json_copy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]),
+            carry=json_copy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]), book=Book.from_dict(d.get("book")),
         )
 
 

@@ -29,9 +29,10 @@ stake S either comes back as a half-back refund of ``S/2^k`` or stays in prison 
 ``S/2^(k-1)``; a prisoner is settled by the next spin that is not voided: released (the held
 amount back, no winnings) if its chance wins, lost if it loses, or hit by another zero. On the
 last spin of a session (``round_started.last_of_session``) a zero forces the refund. State that
-crosses rounds lives in ``ctx.carry``: ``"prisoners"`` (bet_id -> dict with ``player_id``,
-``spot``, ``initial`` (euros as a string), ``zeros`` (int), ``round_id``, ``event_id``) and
-``"last_direction"`` (direction of the previous wheel spin of the session, or absent).
+crosses rounds: the bets in prison stand in the table's book of standing bets (``ctx.book``,
+:class:`~pitwatch.rules.book.Book`: each ``working``, ``initial`` its first stake, ``at_stake`` the amount
+held, ``detail["zeros"]`` the consecutive zeros it has seen); ``ctx.carry["last_direction"]`` is the
+direction of the previous wheel spin of the session (absent before the first).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from pitwatch.rules.base import (
     ViolationKind,
     limit_violations,
 )
+from pitwatch.rules.book import WORKING, StandingBet
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import RouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES
@@ -290,10 +292,34 @@ def half_back_allowed(ctx: TableContext, initial: Decimal, k: int) -> bool:
     return amount >= ctx.min_bet
 
 
-def prisoners(ctx: TableContext) -> dict[str, dict[str, Any]]:
-    """The bets in prison at this table (bet_id -> record, see the module docstring)."""
-    found: dict[str, dict[str, Any]] = ctx.carry.get("prisoners", {})
-    return found
+def prisoners(ctx: TableContext) -> dict[str, StandingBet]:
+    """The bets in prison at this table, ``bet_id -> StandingBet`` in book order (see the module
+    docstring): a roulette table's book holds only them."""
+    return {b.bet_id: b for b in ctx.book}
+
+
+def prisoner(bet: Bet | StandingBet, round_id: str, initial: Decimal, held: Decimal, zeros: int) -> StandingBet:
+    """The standing bet of a simple chance kept in prison at its ``zeros``-th consecutive zero, holding
+    ``held`` of its ``initial`` stake (euros)."""
+    return StandingBet(bet.bet_id, bet.player_id, bet.spot, initial, held, WORKING, round_id, bet.event_id,
+                       detail={"zeros": zeros})
+
+
+def zeros_of(p: StandingBet) -> int:
+    """The consecutive zeros a bet in prison has seen."""
+    return int(p.detail["zeros"])
+
+
+def book_prisoners(ctx: TableContext) -> None:
+    """Move the bets in prison a table state written before the book of standing bets kept in
+    ``ctx.carry["prisoners"]`` (bet_id -> ``player_id``, ``spot``, ``initial`` (euros as a string),
+    ``zeros``, ``round_id``, ``event_id``) into ``ctx.book``, in the same order (the snapshot upcaster,
+    :mod:`pitwatch.detectors.snapshot`). A context without them is left as it is."""
+    old = ctx.carry.pop("prisoners", None) or {}
+    for bid, p in old.items():
+        initial, zeros = Decimal(p["initial"]), int(p["zeros"])
+        ctx.book.stand(StandingBet(bid, p["player_id"], p["spot"], initial, held_amount(ctx, initial, zeros),
+                                   WORKING, p["round_id"], p["event_id"], detail={"zeros": zeros}))
 
 
 # --------------------------------------------------------------------------- the round
@@ -320,7 +346,7 @@ class RouletteRound(GameRound):
         self.ball_event: str | None = None
         self.spins: list[tuple[str, str]] = []            # (direction, event_id)
         self.decisions: dict[str, tuple[str, str]] = {}   # bet_id -> (decision, event_id)
-        self.prisoners: dict[str, dict[str, Any]] = dict(prisoners(ctx))
+        self.prisoners: dict[str, StandingBet] = prisoners(ctx)
         self.voided = False
 
     # ------------------------------------------------------------------ helpers
@@ -332,7 +358,7 @@ class RouletteRound(GameRound):
         """(initial stake, k) for a simple-chance bet hit by this round's zero, else None."""
         if bet_id in self.prisoners:
             p = self.prisoners[bet_id]
-            return Decimal(p["initial"]), int(p["zeros"]) + 1
+            return p.initial, zeros_of(p) + 1
         bet = self.bets.get(bet_id)
         if bet is not None and bet.spot in SIMPLE_CHANCES:
             return bet.stake, 1
@@ -427,7 +453,7 @@ class RouletteRound(GameRound):
         if bad is None:
             return []
         player = self.bets[event.bet_id].player_id if event.bet_id in self.bets else (
-            self.prisoners.get(event.bet_id or "", {}).get("player_id"))
+            p.player_id if (p := self.prisoners.get(event.bet_id or "")) is not None else None)
         return [Violation(ViolationKind.ILLEGAL_DECISION, bad, cite, (eid,), event.bet_id, player)]
 
     # ------------------------------------------------------------------ verdict
@@ -445,21 +471,21 @@ class RouletteRound(GameRound):
         if n is None:
             return out
         for bid, p in self.prisoners.items():
-            initial, zeros = Decimal(p["initial"]), int(p["zeros"])
+            initial, zeros = p.initial, zeros_of(p)
             held = held_amount(ctx, initial, zeros)
-            since = f"in prison since round {p['round_id']} after {zeros} zero(s)"
+            since = f"in prison since round {p.round_id} after {zeros} zero(s)"
             if n == 0:
-                out.append(self._zero_settlement(bid, p["player_id"], p["spot"], held, initial, zeros + 1, since))
-            elif n in SIMPLE_CHANCES[p["spot"]]:
-                out.append(ExpectedSettlement(bid, p["player_id"], p["spot"], held, "released", held, ZERO,
+                out.append(self._zero_settlement(bid, p.player_id, p.spot, held, initial, zeros + 1, since))
+            elif n in SIMPLE_CHANCES[p.spot]:
+                out.append(ExpectedSettlement(bid, p.player_id, p.spot, held, "released", held, ZERO,
                                               self._cite("prison_release") if zeros == 1 else
                                               f"{self._cite('prison_release')}; {self._cite('zero_repeat')}",
-                                              f"{n}: {p['spot']} wins, released without winnings ({since})",
+                                              f"{n}: {p.spot} wins, released without winnings ({since})",
                                               initial=initial))
             else:
-                out.append(ExpectedSettlement(bid, p["player_id"], p["spot"], held, "lose", ZERO, ZERO,
+                out.append(ExpectedSettlement(bid, p.player_id, p.spot, held, "lose", ZERO, ZERO,
                                               self._cite("prison_release"),
-                                              f"{n}: {p['spot']} loses, lost for good ({since})", initial=initial))
+                                              f"{n}: {p.spot} loses, lost for good ({since})", initial=initial))
         return out
 
     def _settle_bet(self, bet: Bet, n: int | None) -> ExpectedSettlement:
@@ -536,25 +562,28 @@ class RouletteRound(GameRound):
         return super().void(reason)
 
     def finish(self) -> None:
-        """Update ``ctx.carry``: the last wheel direction, and the prisoners (new ones from this
-        spin's zero, survivors of a repeated zero; released and lost ones removed). A voided
-        spin, or one without a result, leaves the prisoners unchanged."""
+        """Update the table: the last wheel direction (``ctx.carry``), and the book (``ctx.book``): the
+        prisoners settled by this spin leave it, new ones from this spin's zero and survivors of a repeated
+        zero stand in it (in that order). A voided spin, or one without a result, leaves the prisoners
+        unchanged."""
         if self.spins:
             self.ctx.carry["last_direction"] = self.spins[-1][0]
         if self.voided or self.number is None:
             return
-        new: dict[str, dict[str, Any]] = {}
+        new: list[StandingBet] = []
         if self.number == 0:
             for bet in self.bets.values():
                 if bet.spot in SIMPLE_CHANCES and self._zero_fate(bet.bet_id, bet.stake, 1) == "en_prison":
-                    new[bet.bet_id] = {"bet_id": bet.bet_id, "player_id": bet.player_id, "spot": bet.spot,
-                                       "initial": str(bet.stake), "zeros": 1, "round_id": self.round_id,
-                                       "event_id": bet.event_id}
+                    new.append(prisoner(bet, self.round_id, bet.stake, held_amount(self.ctx, bet.stake, 1), 1))
             for bid, p in self.prisoners.items():
-                k = int(p["zeros"]) + 1
-                if self._zero_fate(bid, Decimal(p["initial"]), k) == "en_prison":
-                    new[bid] = {**p, "zeros": k}
-        self.ctx.carry["prisoners"] = new
+                k = zeros_of(p) + 1
+                if self._zero_fate(bid, p.initial, k) == "en_prison":
+                    new.append(prisoner(p, p.round_id, p.initial, held_amount(self.ctx, p.initial, k), k))
+        book = self.ctx.book
+        for bid in self.prisoners:  # each was settled by this spin: released, lost or hit again
+            book.resolve(bid)
+        for b in new:
+            book.stand(b)
 
     def outcome(self) -> str:
         """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball."""
@@ -597,14 +626,13 @@ class RouletteRound(GameRound):
                                      f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
                                      f"to {event.min_bet}-{event.max_bet} EUR", rs.cite("limits_change"), (eid,)))
         elif t == "table_closed":
-            left = prisoners(ctx)
+            left = ctx.book.clear()
             if left:
-                amount = sum((Decimal(p["initial"]) for p in left.values()), ZERO)
+                amount = sum((p.initial for p in left), ZERO)
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"table closed with {len(left)} bet(s) in prison never settled: "
-                                     + ", ".join(sorted(left)), rs.cite("zero_last_spin"),
-                                     tuple(p["event_id"] for p in left.values()), amount=amount))
-            ctx.carry.pop("prisoners", None)
+                                     + ", ".join(sorted(p.bet_id for p in left)), rs.cite("zero_last_spin"),
+                                     tuple(p.event_id for p in left), amount=amount))
             ctx.carry.pop("last_direction", None)
         return out
 

@@ -412,6 +412,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
         "maximo", "seis barajas", "separador", "cinco primer"],
     "pitwatch/rules/blackjack.py:table_maximum": ["maximo"],
     "pitwatch/rules/engine.py": ["no va mas", "antes de distribuir"],
+    "pitwatch/rules/book.py": ["prision", "mantener la totalidad"],
     "pitwatch/rules/roulette.py": ["ruleta"],
     "pitwatch/rules/roulette.py:is_red": ["rojo", "negro"],
     "pitwatch/rules/roulette.py:SPOTS": ["combinaciones"],

@@ -450,7 +450,7 @@ def test_last_spin_forced_refund_000_L129_004_L320(ruleset):
                           "B3": ("half_back", D("5.00"))}
     assert kinds(v) == [VK.ILLEGAL_DECISION]
     assert "L129" in v.violations[0].citation or "L320" in v.violations[0].citation
-    assert s.engine.ctx.carry["prisoners"] == {}
+    assert len(s.engine.ctx.book) == 0
 
 
 @BOTH
@@ -471,7 +471,7 @@ def test_table_closed_with_prisoners_is_a_procedure_violation(ruleset):
     s.spin([("B1", "red", "20")], number=0, decisions=[("B1", "en_prison")])
     out = s.table("table_closed")
     assert [x.kind for x in out] == [VK.PROCEDURE] and out[0].amount == D("20.00")
-    assert "prisoners" not in s.engine.ctx.carry
+    assert len(s.engine.ctx.book) == 0 and "prisoners" not in s.engine.ctx.carry
 
 
 @BOTH
@@ -626,7 +626,7 @@ def test_invalid_table_options_reported():
 
 
 def test_engine_state_survives_its_snapshot():
-    """ctx.carry (prisoners, last direction) goes through the engine's JSON snapshot, as the
+    """The book (bets in prison) and ctx.carry (last direction) go through the engine's JSON snapshot, as the
     stream processor needs."""
     import json
 

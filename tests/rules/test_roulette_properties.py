@@ -105,10 +105,10 @@ def test_zero_never_pays_a_simple_chance_more_than_its_stake(stake, prior_zeros,
     s = RouletteScript(ruleset, options={"zero_default": default})
     v = s.spin([("B1", spot, stake)], number=0, decisions=[("B1", "en_prison")])
     for _ in range(prior_zeros):
-        if "B1" not in s.engine.ctx.carry.get("prisoners", {}):
+        if "B1" not in s.engine.ctx.book:
             break
         v = s.spin([], number=0, decisions=[("B1", "en_prison")])
-    if "B1" in s.engine.ctx.carry.get("prisoners", {}):
+    if "B1" in s.engine.ctx.book:
         v = s.spin([("B2", spot, stake)], number=0, last=last,
                    decisions=[(b, final) for b in ("B1", "B2")] if final else [])
         for c in v.checks:
