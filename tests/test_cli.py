@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pitwatch.catalogue import GAME_IDS
 from pitwatch.cli import app
 from pitwatch.replay import replay_lines
 from pitwatch.replay.output import REPLAY_SCHEMAS, json_lines
-from pitwatch.rules.base import list_rulesets
+from pitwatch.rules.base import list_rulesets, load_ruleset
 from pitwatch.schemas.events import EVENT_TYPES
 from typer.testing import CliRunner
 
@@ -101,7 +102,8 @@ def test_rulesets_lists_every_ruleset_with_its_seed():
     res = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"})
     assert res.exit_code == 0
     ids = list_rulesets()
-    assert len(ids) == 12  # roulette x2, blackjack x2, punto y banca x3, poker, chemin de fer x2, dos paños x2
+    assert len(ids) >= 12  # roulette x2, blackjack x2, punto y banca x3, poker, chemin de fer x2, dos paños x2, ...
+    assert {load_ruleset(r).game for r in ids} == set(GAME_IDS)  # every game of the catalogue
     for rid in ids:
         assert rid in res.stdout
     for seed in ("000_e1555249d49967be.txt", "001_a05972482385336a.txt", "004_5c9c19b250457762.txt"):

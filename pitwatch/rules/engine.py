@@ -8,8 +8,9 @@ randomness. The game-specific law lives in the game modules registered in :data:
 
 Common rules enforced here, for every game:
 
-- «No va más»: no bet placed or withdrawn after ``bets_closed`` (past-posting). Galicia
-  000 L185 (roulette V.3.b), L315 (blackjack IV.2); Andalucía 004 per game.
+- «No va más»: no bet placed or withdrawn after ``bets_closed`` (past-posting) until the game
+  opens the next betting window of the round (:meth:`~pitwatch.rules.game.GameRound.reopens_betting`:
+  craps' next roll). Galicia 000 L185 (roulette V.3.b), L315 (blackjack IV.2); Andalucía 004 per game.
 - Every bet's recorded settlement is compared with the expected one; the difference is a
   ``payout_discrepancy`` violation (positive amount = over-payment) citing the payout rule.
 - A settlement recorded for a bet that was never placed is ``unknown_bet_settled``.
@@ -477,6 +478,10 @@ class TableEngine:
             pass
         else:
             rnd.violations.extend(g.on_event(event))
+            if g.bets_closed and g.reopens_betting(event):  # a new roll, spin or coup: a new window
+                g.bets_closed = False
+                g.closed_event_id = None
+                g.window += 1
         return out
 
 

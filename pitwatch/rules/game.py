@@ -155,6 +155,9 @@ class GameRound:
         self.recorded: dict[str, RecordedSettlement] = {}
         self.bets_closed = False
         self.closed_event_id: str | None = None
+        self.window = 0
+        """The betting window of the round now open (0 before the first roll, spin or coup; the engine
+        adds one each time :meth:`reopens_betting` opens a new one)."""
 
     # -- hooks the engine calls -------------------------------------------------------
 
@@ -175,6 +178,13 @@ class GameRound:
         """Apply a game event (``wheel_spun``, ``ball_landed``, ``card_dealt``,
         ``player_decision``); return the violations it reveals at once."""
         return []
+
+    def reopens_betting(self, event: Any) -> bool:
+        """Whether ``event`` (a game event, after :meth:`on_event` applied it) opens a new betting window
+        in the round: craps' dice rolled open the window of the next roll, so a bet placed after them
+        and before the next «No va más» is not past-posting. A one-window game (roulette, blackjack,
+        baccarat: one ``bets_closed`` per round) keeps the default, never."""
+        return False
 
     def settle(self) -> list[ExpectedSettlement]:
         """Expected settlement of every bet the round must settle."""

@@ -260,11 +260,13 @@ def _jsonable(payload: dict) -> dict:
 
 STRUCTURAL = frozenset({"round_started", "round_ended", "table_opened", "table_closed", "dealer_assigned"})
 
-SIMULATOR_TRAITS = ("DROPPABLE", "MIN_PLAYERS", "RINGS")
+SIMULATOR_TRAITS = ("DROPPABLE", "MIN_PLAYERS", "RINGS", "PREFIX", "table")
 """What a game's simulator module (its spec's ``simulator``) may define beside ``play_round``: ``DROPPABLE``, the
 event types a ``dropped_event`` fault may remove (only those whose loss stays inside the round; default none);
 ``MIN_PLAYERS``, the players a table needs before a round (default 2); ``RINGS``, the rings of two players
-its tables play (both stay all evening; default none)."""
+its tables play (both stay all evening; default none); ``PREFIX``, two letters of its tables' ids (``RA``), and
+``table(table_id, casino_id, ruleset_id) -> TableSpec``, a table of the game with its usual limits: a game added
+on the platform puts its tables on a floor with them (:func:`catalogue_tables`)."""
 
 
 class _TableRunner:
@@ -521,6 +523,39 @@ def default_floor(tables: int, chemin_de_fer: int = 0, dos_panos: int = 0) -> li
         n = tables + chemin_de_fer + j + 1
         specs.append(dos_panos_table(f"{casino.split('-')[0].upper()}-DP-{n:02d}", casino, ruleset, bank))
     return specs
+
+
+JURISDICTION_CASINOS = {"galicia": "gal-coruna", "asturias": "ast-gijon", "andalucia": "and-marbella",
+                        "espana": "esp-madrid"}
+"""The simulated casino of each jurisdiction (``espana``: a casino under the state catalogue of 1979)."""
+
+
+def catalogue_tables(first: int, rulesets: list[str] | None = None) -> list[TableSpec]:
+    """A table for each shipped ruleset (``rulesets``: only those) of every game whose simulator module
+    places its own tables (``table``, :data:`SIMULATOR_TRAITS`: the games added on the platform; the first
+    six are on :func:`default_floor`), in catalogue and ruleset order, numbered from ``first``
+    (``GAL-RA-13``...): in the casino of the ruleset's jurisdiction (:data:`JURISDICTION_CASINOS`). Raises
+    ``KeyError`` for a jurisdiction without a casino."""
+    import importlib
+
+    from pitwatch.rules.base import list_rulesets
+    from pitwatch.rules.registry import specs
+
+    out: list[TableSpec] = []
+    shipped = list_rulesets()
+    for sp in specs():
+        module = importlib.import_module(sp.simulator)
+        make = getattr(module, "table", None)
+        if make is None:
+            continue
+        for rid in shipped:
+            game, jurisdiction = rid.split(".", 1)
+            if game != sp.game or (rulesets is not None and rid not in rulesets):
+                continue
+            casino = JURISDICTION_CASINOS[jurisdiction]
+            prefix = getattr(module, "PREFIX", sp.game[:2].upper())
+            out.append(make(f"{casino.split('-')[0].upper()}-{prefix}-{first + len(out):02d}", casino, rid))
+    return out
 
 
 def simulate(tables: int | list[TableSpec], hours: float, seed: int,

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rules.keywords import merged
+
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "pitwatch" / "rules" / "seeds"
 FILES = {p.name[:3]: p for p in SEEDS.glob("0*.txt")}
@@ -308,7 +310,9 @@ KEYWORDS: dict[str, list[str]] = {
     "session_fee": ["cantidad fija"],
     "session_length": ["postre"],
 }
-"""Citation key -> Spanish words, one of which every range the key cites must contain."""
+"""Citation key -> Spanish words, one of which every range the key cites must contain (with each
+game's own, :mod:`tests.rules.keywords`)."""
+KEYWORDS = merged("KEYWORDS", KEYWORDS)
 
 NO_RULE: dict[tuple[str, str], list[str]] = {
     # The text has no rule for these: the citation names the section searched (and the
@@ -321,6 +325,7 @@ NO_RULE: dict[tuple[str, str], list[str]] = {
     ("poker.andalucia", "no_more_bets"): ["un solo movimiento", "bote"],
 }
 """(ruleset, key) -> words, for citations of a rule the text does not have."""
+NO_RULE = merged("NO_RULE", NO_RULE)
 
 RULESET_CITATIONS = [(p.stem, key, str(value)) for p in RULESETS
                      for key, value in tomllib.loads(p.read_text(encoding="utf-8"))["citations"].items()]
@@ -765,7 +770,9 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
 }
 """``path`` (its module docstring) or ``path:name`` (a function, class, method, annotated class
 field ``Class.field`` or module-level constant, with its comments and docstring) -> Spanish words,
-one of which every range cited there must contain. A new citing name without words fails."""
+one of which every range cited there must contain. A new citing name without words fails. Each
+game's own are in :mod:`tests.rules.keywords`."""
+SYMBOL_KEYWORDS = merged("SYMBOL_KEYWORDS", SYMBOL_KEYWORDS)
 
 
 def _with_docstring(stmt: ast.stmt, nxt: ast.stmt | None) -> int:

@@ -94,9 +94,9 @@ def test_sim_prisoner_tracking_matches_the_engine(monkeypatch):
         return ev
 
     def spy(table, round_id, emit, faults):
-        if engine.ctx is not None and "prisoners" in engine.ctx.carry:
+        if engine.ctx is not None:
             ours = {b: (p["initial"], p["zeros"]) for b, p in table.state.get("prisoners", {}).items()}
-            theirs = {b: (Decimal(p["initial"]), p["zeros"]) for b, p in engine.ctx.carry["prisoners"].items()}
+            theirs = {p.bet_id: (p.initial, p.detail["zeros"]) for p in engine.ctx.book}
             seen.append(bool(ours))
             assert ours == theirs, round_id
         return play_round(table, round_id, emit, faults)
