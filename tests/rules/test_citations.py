@@ -807,6 +807,14 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/american_roulette/game.py:set_marker": ["marcador", "fijar el valor"],
     "pitwatch/rules/american_roulette/game.py:simple_min_multiple": ["cinco veces"],
     "pitwatch/rules/american_roulette/game.py:tier": ["180", "pleno", "numero entero"],
+    "pitwatch/sim/american_roulette.py": ["ruleta", "cero", "fichas", "sentido opuesto", "permita su pago"],
+    "pitwatch/sim/american_roulette.py:PALETTE": ["color"],
+    "pitwatch/sim/american_roulette.py:WINNINGS": ["veces", "la mitad", "ganancia", "conserva", "ruleta"],
+    "pitwatch/sim/american_roulette.py:ZERO_KEEPS": ["la mitad"],
+    "pitwatch/sim/american_roulette.py:_payable": ["permita su pago"],
+    "pitwatch/sim/american_roulette.py:american_roulette_table": ["180"],
+    "pitwatch/sim/american_roulette.py:bet_limits": ["minimo", "maximo", "minimos"],
+    "pitwatch/sim/american_roulette.py:payment": ["veces", "la mitad", "ganancia", "conserva", "sencillas"],
 }
 """``path`` (its module docstring) or ``path:name`` (a function, class, method, annotated class
 field ``Class.field`` or module-level constant, with its comments and docstring) -> Spanish words,

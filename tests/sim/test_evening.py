@@ -16,9 +16,13 @@ import pytest
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
+from pitwatch.sim.american_roulette import american_roulette_table
 from pitwatch.sim.base import default_floor, simulate
 
-FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2, dos_panos=2)}
+FLOOR = {spec.ruleset_id: spec for spec in [
+    *default_floor(8, chemin_de_fer=2, dos_panos=2),
+    american_roulette_table("GAL-RA-13", "gal-coruna", "american_roulette.galicia"),
+    american_roulette_table("AND-RA-14", "and-marbella", "american_roulette.andalucia")]}
 
 
 def audit(ruleset_id: str, hours: float, seed: int = 1):
@@ -53,6 +57,8 @@ def test_clean_evening_raises_no_alert(ruleset_id):
     assert outcomes["win"] > 0 and outcomes["lose"] > 0
     if game == "french_roulette":
         assert outcomes["en_prison"] + outcomes["half_back"] > 0
+    elif game == "american_roulette":  # half lost on simple chances at zero (000 L225; 004 L543-L545)
+        assert outcomes["half_back"] > 0 and outcomes["en_prison"] == 0
     elif game == "blackjack":
         assert outcomes["blackjack"] > 0 and outcomes["push"] > 0
     elif game == "chemin_de_fer":  # the table's win is the cagnotte: 5% of the bank's winnings (000 L598)
