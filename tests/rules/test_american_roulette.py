@@ -8,6 +8,7 @@ French roulette's I.1.1.A, L109-L439). ``Script`` feeds pydantic events to a ``T
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
@@ -22,7 +23,8 @@ from pitwatch.rules.base import ViolationKind as VK
 from pitwatch.rules.edges import bet_variance, edge_table, house_edge
 from pitwatch.rules.engine import TableEngine
 from pitwatch.rules.roulette import SPOTS, parse_spot
-from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE, parse_event
+from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE, dump_event, parse_event
+from pitwatch.schemas.export import export_schemas
 
 D = Decimal
 GAL = "american_roulette.galicia"
@@ -420,8 +422,9 @@ def test_a_wrong_payment_is_a_payout_discrepancy_citing_the_rule():
     assert [(x.bet_id, x.amount) for x in d] == [("r", D(5))] and "L225" in d[0].citation
 
 
-def test_the_colour_events_parse_from_json():
-    """The contract: both events parse with the catalogue's event union."""
+def test_the_colour_events_parse_from_json_and_have_json_schemas(tmp_path):
+    """The contract: both events parse with the catalogue's event union, a dumped event parses back to the
+    same one, and the exported JSON Schemas describe them."""
     env = ('"event_id":"4f0c0000-0000-4000-8000-000000000001","casino_id":"c","table_id":"T","game":'
            '"american_roulette","seq":1,"occurred_at":"2026-11-21T21:04:05.120Z","actor":{"role":"player","id":"P1"}')
     a = parse_event("{" + env + ',"type":"colour_valued","player_id":"P1","colour":"blue","value":"12.50"}')
@@ -435,6 +438,15 @@ def test_the_colour_events_parse_from_json():
     with pytest.raises(ValueError, match="round_id"):
         parse_event("{" + env + ',"type":"colour_bet_placed","bet_id":"B1","player_id":"P1",'
                     '"spot":"red","colour":"blue","chips":1}')
+    with pytest.raises(ValueError, match="spot"):
+        parse_event("{" + env + ',"round_id":"R1","type":"colour_bet_placed","bet_id":"B1","player_id":"P1",'
+                    '"spot":"rojo","colour":"blue","chips":1}')
+    assert parse_event(dump_event(b)) == b and parse_event(dump_event(a)) == a
+    export_schemas(tmp_path)
+    load = lambda name: json.loads((tmp_path / f"{name}.schema.json").read_text())  # noqa: E731
+    assert {"player_id", "colour", "value"} <= set(load("colour_valued")["required"])
+    assert {"bet_id", "player_id", "spot", "colour", "chips", "round_id"} <= set(load("colour_bet_placed")["required"])
+    assert "american_roulette" in json.dumps(load("event"))
 
 
 # --------------------------------------------------------------------------- conservation (hypothesis)
