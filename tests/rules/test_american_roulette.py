@@ -365,6 +365,26 @@ def test_andalucia_bets_must_be_payable_with_the_table_minimum():
     assert kinds(Script(GAL).spin(bets, number=1)) == []
 
 
+def test_the_markers_survive_the_engines_snapshot_mid_spin():
+    """ctx.carry (the markers, JSON only) and a colour bet of the open spin go through the engine's JSON
+    snapshot, as the stream processor needs: the spin ends as it would have."""
+    from pitwatch.schemas.events import EVENT_ADAPTER
+
+    s = Script()
+    s.value("P-1", "blue", "10.00")
+    s.rounds += 1
+    rid = f"R{s.rounds:04d}"
+    s.engine.apply(s.event("round_started", rid))
+    s._bet(rid, ("C", "straight:9", ("blue", 2)))
+    snap = json.loads(json.dumps(s.engine.snapshot()))
+    s.engine = type(s.engine).from_snapshot("RA-T1", snap, EVENT_ADAPTER.validate_python)
+    s._bet(rid, ("E", "straight:9", ("blue", 1)))
+    for t, p in (("wheel_spun", {"direction": "clockwise"}), ("bets_closed", {}), ("ball_landed", {"number": 9})):
+        s.engine.apply(s.event(t, rid, **p))
+    v = [x for x in s.engine.apply(s.event("round_ended", rid)) if isinstance(x, RoundVerdict)][0]
+    assert settled(v) == {"C": ("win", D(20), D("720.00")), "E": ("win", D(10), D("360.00"))}
+
+
 # --------------------------------------------------------------------------- procedure
 
 
