@@ -53,6 +53,8 @@ CATALOGUE: tuple[GameEntry, ...] = (
     GameEntry("bacara_dos_panos", "pitwatch.rules.dos_panos.game", events="pitwatch.schemas.dos_panos",
               spot_words=("pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"),
               hand_words=("pano1", "pano2", "banca")),
+    GameEntry("american_roulette", "pitwatch.rules.american_roulette.spec",
+              events="pitwatch.rules.american_roulette.events"),
 )
 """Every game family, in the order of the README's list of games."""
 

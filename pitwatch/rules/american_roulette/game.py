@@ -1,0 +1,391 @@
+"""American roulette with one zero: the round the engine folds, and the colour chips across rounds.
+
+Game value ``american_roulette``; rulesets ``american_roulette.galicia`` (000_e1555249d49967be.txt
+L195-L233, «02. Ruleta americana») and ``american_roulette.andalucia`` (004_5c9c19b250457762.txt L456-L569,
+«I.1.2. Ruleta americana con un solo cero»). Both refer to French roulette for the wheel, the bets, the
+limits and the play (000 L199; 004 L459-L464, L531-L533, L547-L552, L564-L568): the spots, their numbers
+and payout kinds are French roulette's (:data:`pitwatch.rules.roulette.SPOTS`,
+:func:`~pitwatch.rules.roulette.parse_spot`: ``straight:N``, ``split:A-B`` ... ``red``, ``manque``), the
+ratios and maxima are read from the ruleset. What differs from French roulette:
+
+- the zero: a simple chance struck by it loses half its stake and the other half comes back, with no
+  choice and no prison (000 L225; 004 L543-L545);
+- the colour chips: each player's colour is worth what his marker says (event ``colour_valued``, 000
+  L207, L227; 004 L479-L486, L554-L557), or the table minimum when he set none (000 L227; 004 L557-L559);
+  a bet in colour chips (``colour_bet_placed``) is ``chips`` x that value in euros. A bet in value chips
+  (``bet_placed``) is judged the same way.
+- Andalucía only: a bet's winnings must be payable with the table minimum (004 L561-L562).
+
+State that crosses rounds lives in ``ctx.carry``: ``"colours"`` (colour -> ``{"player_id", "value"``
+(euros as a string)``, "event_id"}``: the markers in force) and ``"last_direction"`` (the previous wheel
+spin's direction in the session).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from pitwatch.rules.american_roulette.model import AmericanRouletteRuleset
+from pitwatch.rules.base import (
+    Bet,
+    ExpectedSettlement,
+    RuleError,
+    Violation,
+    ViolationKind,
+    limit_violations,
+)
+from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.roulette import RED, SIMPLE_CHANCES, parse_spot
+from pitwatch.schemas.money import ZERO
+
+COLOURS = "colours"
+"""The ``ctx.carry`` key of the colour markers in force."""
+
+
+# --------------------------------------------------------------------------- ruleset helpers
+
+
+def rules_of(ctx: TableContext) -> AmericanRouletteRuleset:
+    """The American roulette model of the table's ruleset; ``RuleError`` for another game's ruleset."""
+    return ctx.ruleset.model_as(AmericanRouletteRuleset)
+
+
+def tier(ctx: TableContext) -> int:
+    """The maximum tier (1, 2 or 3) of option ``max_tier``; ``RuleError`` otherwise. 000 L231; 004 L338-L352."""
+    raw = ctx.option("max_tier")
+    if raw not in ("1", "2", "3"):
+        raise RuleError(f"max_tier must be 1, 2 or 3, not {raw!r}")
+    return int(raw)
+
+
+def simple_min_multiple(ctx: TableContext) -> Decimal:
+    """Option ``simple_chance_min_multiple`` as a Decimal from 1 to the ruleset's top; ``RuleError``
+    otherwise. 000 L229; 004 L340-L344."""
+    raw = ctx.option("simple_chance_min_multiple")
+    try:
+        m = Decimal(str(raw))
+    except ArithmeticError:
+        raise RuleError(f"simple_chance_min_multiple={raw!r} is not a number") from None
+    top = rules_of(ctx).limits.simple_chance_min_multiple_max
+    if not (Decimal(1) <= m <= top):
+        raise RuleError(f"simple_chance_min_multiple must be between 1 and {top}, not {m}")
+    return m
+
+
+def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
+    """``(minimum, maximum, citation)`` in euros of a bet of ``kind`` at this table, as French roulette's:
+    the table minimum (x option ``simple_chance_min_multiple`` for simple chances); the maximum is
+    ``limits.max_multiples[kind][tier-1]`` x the table minimum (option ``max_rule = "tiers"``) or the table's
+    ``max_bet`` (``"authorisation"``, Andalucía only). ``RuleError`` for an invalid option.
+    Source: 000 L229-L231; 004 L328-L352 (by 004 L547-L552)."""
+    return ctx.derived(("american_bet_limits", kind), lambda: _bet_limits(ctx, kind))  # type: ignore[no-any-return]
+
+
+def _bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
+    rs = ctx.ruleset
+    minimum = ctx.min_bet
+    cite = rs.cite("limit_simple" if kind == "simple" else "limit_multiple")
+    if kind == "simple":
+        minimum = rs.round(ctx.min_bet * simple_min_multiple(ctx))
+        cite = f"{rs.cite('limit_simple_minimum')}; {cite}"
+    rule = ctx.option("max_rule")
+    if rule == "tiers":
+        maximum = ctx.min_bet * rules_of(ctx).limits.max_multiples.of(kind)[tier(ctx) - 1]
+    elif rule == "authorisation" and "limit_authorisation" in rs.model.citations:
+        maximum = ctx.max_bet
+        cite = rs.cite("limit_authorisation") if kind != "simple" else \
+            f"{rs.cite('limit_simple_minimum')}; {rs.cite('limit_authorisation')}"
+    else:
+        raise RuleError(f"ruleset {rs.id} has no max_rule {rule!r}")
+    return minimum, maximum, cite
+
+
+def colour_value_range(ctx: TableContext) -> tuple[Decimal, Decimal]:
+    """``(lowest, highest)`` value in euros a player may give his colour: from the table minimum to the
+    maximum of a straight-up («del mínimo al máximo ... sobre un número entero», 000 L227; 004 L554-L557).
+    ``RuleError`` for an invalid option."""
+    _, hi, _ = bet_limits(ctx, rules_of(ctx).colours.value_maximum_kind)
+    return ctx.min_bet, hi
+
+
+def markers(ctx: TableContext) -> dict[str, dict[str, Any]]:
+    """The colour markers in force at this table: colour -> ``{"player_id", "value", "event_id"}``."""
+    found: dict[str, dict[str, Any]] = ctx.carry.get(COLOURS, {})
+    return found
+
+
+def colour_value(ctx: TableContext, colour: str) -> tuple[Decimal, str | None]:
+    """``(value per chip in euros, holder)`` of ``colour``: its marker's value and player, or the table
+    minimum and ``None`` when no marker is in force (000 L227 «cada una de sus fichas representa el mínimo
+    de la postura de la mesa»; 004 L557-L559)."""
+    m = markers(ctx).get(colour)
+    if m is None:
+        return ctx.min_bet, None
+    return Decimal(m["value"]), str(m["player_id"])
+
+
+def set_marker(ctx: TableContext, event: Any) -> list[Violation]:
+    """Apply ``colour_valued``: the colour's marker now says ``event.value`` for ``event.player_id``.
+    Violations (``procedure``): a value outside :func:`colour_value_range` (000 L207, L227; 004 L479-L486,
+    L554-L557), a colour still held by another player (one box per colour, 000 L207; 004 L479-L484). The
+    marker is set in every case: the chips are worth what it says."""
+    rs = ctx.ruleset
+    eid = str(event.event_id)
+    out: list[Violation] = []
+    try:
+        lo, hi = colour_value_range(ctx)
+    except RuleError as exc:
+        out.append(Violation(ViolationKind.PROCEDURE, f"colour value range unknown: {exc}",
+                             rs.cite("colour_value"), (eid,), None, event.player_id))
+    else:
+        if event.value < lo or event.value > hi:
+            what = "below the table minimum" if event.value < lo else "above the maximum of a straight-up"
+            out.append(Violation(ViolationKind.PROCEDURE,
+                                 f"colour {event.colour} of {event.player_id} valued {event.value} EUR a chip, "
+                                 f"{what} ({lo}-{hi} EUR)", rs.cite("colour_value"), (eid,), None,
+                                 event.player_id, lo - event.value if event.value < lo else event.value - hi))
+    held = markers(ctx).get(event.colour)
+    if held is not None and held["player_id"] != event.player_id:
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"colour {event.colour} valued for {event.player_id} while {held['player_id']} "
+                             "still holds it", rs.cite("colour_chips"), (held["event_id"], eid), None,
+                             event.player_id))
+    ctx.carry.setdefault(COLOURS, {})[event.colour] = {"player_id": event.player_id, "value": str(event.value),
+                                                       "event_id": eid}
+    return out
+
+
+# --------------------------------------------------------------------------- the round
+
+
+class AmericanRouletteRound(GameRound):
+    """One spin of American roulette with one zero (see the module docstring).
+
+    Violations: ``invalid_bet`` (spot not on the layout), ``bet_below_minimum`` / ``bet_above_maximum``
+    (per kind), ``past_posting`` (a bet after the ball landed without «No va más»), ``spin_direction``
+    (000 L183; 004 L386-L390), ``illegal_decision`` (en prison, which the American zero rule replaces),
+    and ``procedure`` (a colour marker out of range or of a colour another player holds, a colour bet by a
+    player who does not hold the colour, in Andalucía a bet whose winnings the table minimum cannot pay,
+    no ball, two balls, a ball without a spin or without «No va más», limits changed in a Galician session).
+    """
+
+    game = "american_roulette"
+    bet_events = frozenset({"colour_bet_placed"})
+
+    def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
+        super().__init__(ctx, round_id, last_of_session)
+        self.number: int | None = None
+        self.ball_event: str | None = None
+        self.spins: list[tuple[str, str]] = []      # (direction, event_id)
+        self.voided = False
+        self._notes: dict[str, list[Violation]] = {}  # bet_id -> colour violations, until on_bet
+
+    def _cite(self, key: str) -> str:
+        return self.ctx.ruleset.cite(key)
+
+    # ------------------------------------------------------------------ bets
+
+    def bet_of(self, event: Any, event_id: str) -> Bet:
+        """The bet of a ``colour_bet_placed``: stake = ``chips`` x the colour's value in force
+        (:func:`colour_value`; the table minimum without a marker, 000 L227; 004 L557-L559). A bet by a
+        player who does not hold the colour is valued at the colour's marker and flagged (``procedure``) by
+        :meth:`on_bet`. Never raises: every colour has a value."""
+        value, holder = colour_value(self.ctx, event.colour)
+        bet = Bet(event.bet_id, event.player_id, event.spot, value * event.chips, None, event_id, event.round_id)
+        if holder is not None and holder != event.player_id and event.bet_id not in self.bets:
+            self._notes[event.bet_id] = [Violation(
+                ViolationKind.PROCEDURE,
+                f"bet {event.bet_id} of {event.player_id} in colour {event.colour}, which {holder} holds "
+                f"(valued at its marker, {value} EUR a chip)", self._cite("colour_chips"),
+                (event_id, markers(self.ctx)[event.colour]["event_id"]), event.bet_id, event.player_id)]
+        return bet
+
+    def on_bet(self, bet: Bet) -> list[Violation]:
+        """Validate the spot (``invalid_bet``), the limits of its kind, in Andalucía that its winnings are
+        payable with the table minimum (004 L561-L562); flag a bet placed after the ball landed without
+        «No va más» (``past_posting``) and a colour bet in another player's colour."""
+        out: list[Violation] = self._notes.pop(bet.bet_id, [])
+        try:
+            spot = parse_spot(bet.spot)
+        except RuleError as exc:
+            return [Violation(ViolationKind.INVALID_BET, f"bet {bet.bet_id}: {exc}", self._cite("layout"),
+                              (bet.event_id,), bet.bet_id, bet.player_id, bet.stake)]
+        try:
+            lo, hi, cite = bet_limits(self.ctx, spot.kind)
+        except RuleError as exc:
+            out.append(Violation(ViolationKind.PROCEDURE, f"limits of {spot.kind} unknown: {exc}",
+                                 self._cite("limit_minimum"), (bet.event_id,), bet.bet_id, bet.player_id))
+        else:
+            out.extend(limit_violations(bet, lo, hi, cite, f"{bet.spot} ({spot.kind})"))
+        rules = rules_of(self.ctx)
+        if rules.colours.payable_with_minimum and self.ctx.min_bet > 0:
+            winnings = bet.stake * rules.payouts.ratio(spot.kind)
+            if winnings % self.ctx.min_bet != 0:
+                out.append(Violation(
+                    ViolationKind.PROCEDURE,
+                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot}: its winnings {winnings} EUR are not "
+                    f"payable with table-minimum chips of {self.ctx.min_bet} EUR",
+                    self._cite("payable_with_minimum"), (bet.event_id,), bet.bet_id, bet.player_id))
+        if self.number is not None and not self.bets_closed:
+            out.append(Violation(
+                ViolationKind.PAST_POSTING,
+                f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after the ball landed",
+                self._cite("no_more_bets"), (bet.event_id, self.ball_event or ""), bet.bet_id,
+                bet.player_id, bet.stake))
+        return out
+
+    # ------------------------------------------------------------------ game events
+
+    def on_event(self, event: Any) -> list[Violation]:
+        """Apply ``wheel_spun`` (it must reverse the previous spin: 000 L183; 004 L386-L390),
+        ``ball_landed``, ``colour_valued`` (a marker set during the spin, :func:`set_marker`) and
+        ``player_decision`` (no decision exists at zero: en prison is an ``illegal_decision``, 000 L225;
+        004 L543-L545); any other game event is a procedure violation."""
+        eid = str(event.event_id)
+        t = event.type
+        if t == "wheel_spun":
+            prev = self.spins[-1][0] if self.spins else self.ctx.carry.get("last_direction")
+            self.spins.append((event.direction, eid))
+            if prev is not None and prev == event.direction:
+                return [Violation(ViolationKind.SPIN_DIRECTION,
+                                  f"wheel spun {event.direction} again: it must turn opposite to the previous spin",
+                                  self._cite("spin_direction"), (eid,))]
+            return []
+        if t == "ball_landed":
+            out = []
+            if self.number is not None:
+                out.append(Violation(ViolationKind.PROCEDURE,
+                                     f"second ball_landed ({event.number} after {self.number}) in one spin",
+                                     self._cite("result"), (self.ball_event or "", eid)))
+            self.number, self.ball_event = event.number, eid
+            return out
+        if t == "colour_valued":
+            return set_marker(self.ctx, event)
+        if t == "player_decision":
+            return self._decision(event, eid)
+        return [Violation(ViolationKind.PROCEDURE, f"{t} is not an American roulette event",
+                          self._cite("layout"), (eid,))]
+
+    def _decision(self, event: Any, eid: str) -> list[Violation]:
+        bet = self.bets.get(event.bet_id or "")
+        if (event.decision == "half_back" and bet is not None and bet.spot in SIMPLE_CHANCES
+                and self.number == 0):
+            return []  # what the rule does anyway
+        why = ("en prison does not exist in American roulette: half the stake is lost at zero"
+               if event.decision == "en_prison" else
+               f"{event.decision} on {event.bet_id}: no decision exists in American roulette but the half lost "
+               "on a simple chance at zero")
+        return [Violation(ViolationKind.ILLEGAL_DECISION, why, self._cite("zero_half"), (eid,), event.bet_id,
+                          bet.player_id if bet is not None else None)]
+
+    # ------------------------------------------------------------------ verdict
+
+    def settle(self) -> list[ExpectedSettlement]:
+        """One settlement per bet: a winner keeps its stake and is paid its kind's ratio (French roulette's,
+        000 L121-L153; 004 L217-L302); a simple chance struck by the zero gets half its stake back (000 L225;
+        004 L543-L545); anything else loses. Without a result every stake comes back (``void``)."""
+        return [self._settle_bet(bet, self.number) for bet in self.bets.values()]
+
+    def _settle_bet(self, bet: Bet, n: int | None) -> ExpectedSettlement:
+        rs = self.ctx.ruleset
+        try:
+            spot = parse_spot(bet.spot)
+        except RuleError as exc:
+            return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "void", bet.stake, ZERO,
+                                      self._cite("layout"), f"not a bet of the layout, stake returned: {exc}")
+        if n is None:
+            return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "void", bet.stake, ZERO,
+                                      self._cite("result"), "no result recorded for the spin, stake returned")
+        rules = rules_of(self.ctx)
+        if spot.simple and n == 0:
+            back = rs.round(bet.stake * (1 - rules.zero.simple_lost_fraction))
+            return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "half_back", back, ZERO,
+                                      self._cite("zero_half"),
+                                      f"0 on a simple chance: half lost, {back} of {bet.stake} back")
+        cite = self._cite(spot.payout_key)
+        if n in spot.numbers:
+            ratio = rules.payouts.ratio(spot.kind)
+            returned = rs.round(bet.stake + bet.stake * ratio)
+            return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "win", returned, ZERO,
+                                      cite, f"{n} wins {bet.spot}: stake kept + {ratio} x stake")
+        return ExpectedSettlement(bet.bet_id, bet.player_id, bet.spot, bet.stake, "lose", ZERO, ZERO, cite,
+                                  f"{n} not in {bet.spot}")
+
+    def check(self) -> list[Violation]:
+        """End-of-spin checks: bets but no result; a result without a recorded wheel spin or without «No va
+        más» (000 L183-L187; 004 L386-L427)."""
+        out: list[Violation] = []
+        if self.number is None:
+            if self.bets:
+                out.append(Violation(ViolationKind.PROCEDURE, f"round {self.round_id} ended without a result",
+                                     self._cite("result"), ()))
+            return out
+        if not self.spins:
+            out.append(Violation(ViolationKind.PROCEDURE, "ball landed without a recorded wheel spin",
+                                 self._cite("spin_direction"), (self.ball_event or "",)))
+        if self.bets and not self.bets_closed:
+            out.append(Violation(ViolationKind.PROCEDURE, "ball landed without «No va más» being announced",
+                                 self._cite("no_more_bets"), (self.ball_event or "",)))
+        return out
+
+    def void(self, reason: str) -> list[ExpectedSettlement]:
+        """«Tirada nula»: every stake of the spin comes back (000 L189-L191; 004 L429-L436)."""
+        self.voided = True
+        return super().void(reason)
+
+    def finish(self) -> None:
+        """Keep the last wheel direction of the session in ``ctx.carry`` (voided spins count too)."""
+        if self.spins:
+            self.ctx.carry["last_direction"] = self.spins[-1][0]
+
+    def outcome(self) -> str:
+        """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball."""
+        n = self.number
+        if n is None:
+            return "no result"
+        if n == 0:
+            return "0 zero"
+        return f"{n} {'red' if n in RED else 'black'}"
+
+    @staticmethod
+    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+        """``table_opened``: the options within the law (procedure violations). ``limits_changed``: a
+        procedure violation where the ruleset forbids it (Galicia, 000 L169). ``colour_valued`` between
+        spins: :func:`set_marker`. ``player_left``: his colours are free again. ``table_closed``: every
+        marker and the last spin direction are cleared for the next session."""
+        t = event.type
+        eid = str(event.event_id)
+        rs = ctx.ruleset
+        out: list[Violation] = []
+        if t == "table_opened":
+            for check in (tier, simple_min_multiple):
+                try:
+                    check(ctx)
+                except RuleError as exc:
+                    out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
+                                         rs.cite("limit_multiple"), (eid,)))
+            rule = ctx.option("max_rule")
+            if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
+                out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
+                                     rs.cite("limit_multiple"), (eid,)))
+        elif t == "limits_changed":
+            changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
+            if changed and not rules_of(ctx).limits.change_during_session:
+                out.append(Violation(ViolationKind.PROCEDURE,
+                                     f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
+                                     f"to {event.min_bet}-{event.max_bet} EUR", rs.cite("limits_change"), (eid,)))
+        elif t == "colour_valued":
+            out.extend(set_marker(ctx, event))
+        elif t == "player_left":
+            held = markers(ctx)
+            for colour in [c for c, m in held.items() if m["player_id"] == event.player_id]:
+                del held[colour]
+        elif t == "table_closed":
+            ctx.carry.pop(COLOURS, None)
+            ctx.carry.pop("last_direction", None)
+        return out
+
+
+__all__ = ["COLOURS", "AmericanRouletteRound", "bet_limits", "colour_value", "colour_value_range", "markers",
+           "rules_of", "set_marker", "simple_min_multiple", "tier"]
