@@ -180,6 +180,9 @@ KEYWORDS: dict[str, list[str]] = {
     "limits_change": ["variar"],
     "spin_direction": ["sentido opuesto"],
     "result": ["bola se detien", "bola se deteng"],
+    # ruleta francesa abreviada (with French roulette's keys above)
+    "abbreviated_rules": ["mismos elementos de juego"],
+    "abbreviated_layout": ["carecera de lugares", "solo sera posible apostar"],
     # blackjack
     "spot": ["casilla", "mano"],
     "minimum": ["minimo"],
@@ -728,6 +731,34 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/models/roulette.py:RouletteZero.refund_fraction": ["mitad", "50%", "reintegro"],
     "pitwatch/rules/models/roulette.py:RouletteZero.floor_basis": ["minimo de la mesa", "apuesta minima de la mesa"],
     "pitwatch/rules/models/roulette.py:RouletteZero.floor_from_zero": ["segunda"],
+    # ruleta francesa abreviada: French roulette's model and round on the abbreviated layout (004 L441-L454)
+    "pitwatch/rules/french_roulette_abreviada/__init__.py": ["ruleta francesa"],
+    "pitwatch/rules/french_roulette_abreviada/model.py": ["ruleta francesa", "cero"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:ALLOWED_KINDS": ["seisena"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:AbreviadaOptions.max_tier": ["10 20 o 30 veces"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:ABSENT_KINDS": ["carecera de lugares"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:_left_out": ["carecera de lugares"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:AbreviadaPayouts": ["conservara"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:AbreviadaMaxMultiples": ["apuestas multiples"],
+    **{f"pitwatch/rules/french_roulette_abreviada/model.py:{place}": ["apuestas sencillas"] for place in (
+        *(f"Abreviada{section}.{kind}" for section in ("Payouts", "MaxMultiples")
+          for kind in ("column", "dozen", "columns", "dozens", "simple")),
+        "AbreviadaOptions.simple_chance_min_multiple", "AbreviadaOptions.zero_default",
+        "AbreviadaLimits.simple_chance_min_multiple_max")},
+    "pitwatch/rules/french_roulette_abreviada/model.py:AbreviadaRuleset": ["mismos elementos", "carecera de lugares"],
+    "pitwatch/rules/french_roulette_abreviada/model.py:AbreviadaRuleset.zero": ["cero", "apuestas sencillas"],
+    "pitwatch/rules/french_roulette_abreviada/game.py": ["ruleta francesa", "mismos elementos", "carecera de lugares",
+                                                          "solo sera posible"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:LAYOUT": ["seisena"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:parse_spot": ["carecera de lugares", "tipos de apuestas"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:off_layout": ["carecera de lugares"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound": ["mismos elementos", "carecera de lugares",
+                                                                         "sentido opuesto"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_bet": ["carecera de lugares"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_event": ["apuestas sencillas"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_table_event": [
+        "maximo", "apuestas sencillas", "variar"],
+    "pitwatch/rules/french_roulette_abreviada/edges.py": ["casilleros", "cero", "mismos elementos", "seisena"],
     # chemin de fer: the simulator's table and payments, and the association detector
     "pitwatch/sim/chemin_de_fer.py": ["seis barajas", "siete", "cien veces", "derecha", "cagnotte", "garaje",
                                       "misma cantidad", "banco seguido", "apuesta mas alta", "prioridad",

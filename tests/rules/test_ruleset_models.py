@@ -54,9 +54,10 @@ def refusal(text: str) -> str:
 
 
 def test_every_game_has_rulesets_and_a_model():
-    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 12
+    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 13
     assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca", "poker",
-                                                                       "chemin_de_fer", "bacara_dos_panos"}
+                                                                       "chemin_de_fer", "bacara_dos_panos",
+                                                                       "french_roulette_abreviada"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -114,13 +115,15 @@ def test_every_key_of_every_model_is_described(model: type[RulesetModel]):
 
 NESTED = {
     "french_roulette": ("[limits.max_multiples]", "limits.max_multiples"),
+    "french_roulette_abreviada": ("[limits.max_multiples]", "limits.max_multiples"),
     "blackjack": ("[[ambiguities]]", "ambiguities.0"),
     "punto_banca": ("[tableau]", "tableau"),
     "poker": ("[variants.omaha]", "variants.omaha"),
     "chemin_de_fer": ("[[ambiguities]]", "ambiguities.0"),
     "bacara_dos_panos": ("[[ambiguities]]", "ambiguities.0"),
 }
-SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]",
+SECTION = {"french_roulette": "[zero]", "french_roulette_abreviada": "[payouts]",
+           "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]",
            "chemin_de_fer": "[bank]", "bacara_dos_panos": "[stakes]"}
 
 
@@ -250,7 +253,8 @@ def test_the_engine_finds_every_game_in_a_fresh_process():
               "from pitwatch.rules.registry import GAMES\n"
               "print(sorted(GAMES))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
-    assert out.stdout.strip() == "['bacara_dos_panos', 'blackjack', 'chemin_de_fer', 'french_roulette', 'poker', 'punto_banca']"
+    assert out.stdout.strip() == ("['bacara_dos_panos', 'blackjack', 'chemin_de_fer', 'french_roulette', "
+                                  "'french_roulette_abreviada', 'poker', 'punto_banca']")
 
 
 def _imports(module: Path) -> set[str]:
