@@ -11,12 +11,14 @@ L346-L352); each test names the lines of its rule.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction as F
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pitwatch.rules.base import RuleError, load_ruleset, parse_ruleset
 from pitwatch.rules.base import ViolationKind as VK
+from pitwatch.rules.edges import bet_variance, edge_table, house_edge, theoretical_win
 from pitwatch.rules.french_roulette_abreviada.game import LAYOUT, AbreviadaRound, parse_spot
 from pitwatch.rules.french_roulette_abreviada.model import AbreviadaRuleset
 from pitwatch.rules.registry import spec
@@ -363,3 +365,54 @@ def test_settlement_conserves_chips(bets, number):
             assert e.returned == 0
     assert sum((c.expected.returned for c in v.checks), D(0)) + sum((f.win for f in v.figures), D(0)) == \
         sum(stakes.values(), D(0))
+
+
+# --------------------------------------------------------------------------- house edges (exact)
+
+
+EDGE_CASES = [
+    # (spot, covered n, payout a: edge 1 - n(1 + a)/37 and variance n a²/37 + (37 - n)/37 - (1/37)², by hand)
+    ("straight:17", "1 - 1 x 36/37", F(1, 37), "1225/37 + 36/37 - 1/1369", F(46656, 1369)),      # 004 L221-L224
+    ("straight:0", "1 - 1 x 36/37", F(1, 37), "1225/37 + 36/37 - 1/1369", F(46656, 1369)),
+    ("split:17-20", "1 - 2 x 18/37", F(1, 37), "578/37 + 35/37 - 1/1369", F(22680, 1369)),        # 004 L226-L229
+    ("split:0-3", "1 - 2 x 18/37", F(1, 37), "578/37 + 35/37 - 1/1369", F(22680, 1369)),
+    ("street:16-17-18", "1 - 3 x 12/37", F(1, 37), "363/37 + 34/37 - 1/1369", F(14688, 1369)),    # 004 L231-L240
+    ("street:0-2-3", "1 - 3 x 12/37", F(1, 37), "363/37 + 34/37 - 1/1369", F(14688, 1369)),
+    ("corner:17-18-20-21", "1 - 4 x 9/37", F(1, 37), "256/37 + 33/37 - 1/1369", F(10692, 1369)),  # 004 L242-L249
+    ("corner:0-1-2-3", "1 - 4 x 9/37", F(1, 37), "256/37 + 33/37 - 1/1369", F(10692, 1369)),      # L453-L454
+    ("sixline:16-17-18-19-20-21", "1 - 6 x 6/37", F(1, 37), "150/37 + 31/37 - 1/1369", F(6696, 1369)),  # L261-L264
+]
+
+
+@pytest.mark.parametrize("spot,edge_by_hand,edge,variance_by_hand,variance", EDGE_CASES)
+def test_the_house_edge_and_variance_of_every_bet_kind_are_exact(spot, edge_by_hand, edge, variance_by_hand, variance):
+    """The 37 pockets of the ordinary roulette's wheel (004 L118-L120, L443-L446) and its payouts: every bet
+    of the abbreviated layout has the straight-up's edge, 1/37 (2.7027 %)."""
+    rs = load_ruleset(RID)
+    assert house_edge(rs, spot) == edge, edge_by_hand
+    assert bet_variance(rs, spot) == variance, variance_by_hand
+
+
+def test_the_edge_table_has_one_line_per_kind_of_the_layout_each_1_37():
+    lines = edge_table(load_ruleset(RID))
+    assert [(line.label, line.spot, line.payout, line.edge) for line in lines] == [
+        ("straight", "straight:17", "35:1", F(1, 37)),
+        ("split", "split:17-20", "17:1", F(1, 37)),
+        ("street", "street:16-17-18", "11:1", F(1, 37)),
+        ("street (0-1-2 / 0-2-3)", "street:0-1-2", "11:1", F(1, 37)),
+        ("corner", "corner:17-18-20-21", "8:1", F(1, 37)),
+        ("corner (0-1-2-3)", "corner:0-1-2-3", "8:1", F(1, 37)),
+        ("sixline", "sixline:16-17-18-19-20-21", "5:1", F(1, 37)),
+    ]
+    assert all(line.exact and "abbreviated_layout" in line.citations for line in lines)
+
+
+def test_theoretical_win_of_a_straight_up_is_a_37th_of_the_stake():
+    """37.00 EUR on a straight-up: 37 x 1/37 = 1.0000 EUR of theoretical win (4 places)."""
+    assert theoretical_win(load_ruleset(RID), "straight:17", D("37.00")) == D("1.0000")
+
+
+@pytest.mark.parametrize("spot", ["red", "dozen:1", "column:2", "dozens:1-2", "split:1-5"])
+def test_no_edge_for_a_spot_off_the_abbreviated_layout_004_L447_L454(spot):
+    with pytest.raises(RuleError):
+        house_edge(load_ruleset(RID), spot)
