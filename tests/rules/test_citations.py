@@ -759,6 +759,13 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_table_event": [
         "maximo", "apuestas sencillas", "variar"],
     "pitwatch/rules/french_roulette_abreviada/edges.py": ["casilleros", "cero", "mismos elementos", "seisena"],
+    "pitwatch/sim/french_roulette_abreviada.py": ["ruleta francesa", "mismos elementos", "sentido opuesto",
+                                                  "carecera de lugares"],
+    "pitwatch/sim/french_roulette_abreviada.py:WINNINGS": [*_ROULETTE_PAYOUTS, "seisena"],
+    "pitwatch/sim/french_roulette_abreviada.py:LAYOUT": ["seisena"],
+    "pitwatch/sim/french_roulette_abreviada.py:OFF_LAYOUT": ["carecera de lugares"],
+    "pitwatch/sim/french_roulette_abreviada.py:table": ["maximo"],
+    "pitwatch/sim/french_roulette_abreviada.py:payments": _ROULETTE_PAYOUTS,
     # chemin de fer: the simulator's table and payments, and the association detector
     "pitwatch/sim/chemin_de_fer.py": ["seis barajas", "siete", "cien veces", "derecha", "cagnotte", "garaje",
                                       "misma cantidad", "banco seguido", "apuesta mas alta", "prioridad",

@@ -16,9 +16,11 @@ import pytest
 from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
+from pitwatch.sim import french_roulette_abreviada as abreviada
 from pitwatch.sim.base import default_floor, simulate
 
 FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2, dos_panos=2)}
+FLOOR[abreviada.RULESET] = abreviada.table()  # not on default_floor: a game package cannot add its tables there
 
 
 def audit(ruleset_id: str, hours: float, seed: int = 1):
@@ -53,6 +55,8 @@ def test_clean_evening_raises_no_alert(ruleset_id):
     assert outcomes["win"] > 0 and outcomes["lose"] > 0
     if game == "french_roulette":
         assert outcomes["en_prison"] + outcomes["half_back"] > 0
+    elif game == "french_roulette_abreviada":  # no simple chances, no zero rule (004 L447-L450)
+        assert set(outcomes) == {"win", "lose"}
     elif game == "blackjack":
         assert outcomes["blackjack"] > 0 and outcomes["push"] > 0
     elif game == "chemin_de_fer":  # the table's win is the cagnotte: 5% of the bank's winnings (000 L598)
