@@ -416,3 +416,19 @@ def test_theoretical_win_of_a_straight_up_is_a_37th_of_the_stake():
 def test_no_edge_for_a_spot_off_the_abbreviated_layout_004_L447_L454(spot):
     with pytest.raises(RuleError):
         house_edge(load_ruleset(RID), spot)
+
+
+def test_the_table_survives_its_snapshot_between_spins_004_L386_L390():
+    """The engine's JSON snapshot (the stream processor's state) keeps the table's game and the last wheel
+    direction: after a restore, the same direction again is still a spin_direction violation."""
+    import json
+
+    from pitwatch.schemas.events import EVENT_ADAPTER
+
+    s = AbreviadaScript()
+    s.spin([("B1", "straight:0", "10")], number=0, direction="clockwise")
+    snap = json.loads(json.dumps(s.engine.snapshot()))
+    s.engine = type(s.engine).from_snapshot(s.table_id, snap, EVENT_ADAPTER.validate_python)
+    v = s.spin([("B2", "red", "10"), ("B3", "corner:0-1-2-3", "10")], number=2, direction="clockwise")
+    assert kinds(v) == [VK.INVALID_BET, VK.SPIN_DIRECTION] and v.game == GAME
+    assert settled(v) == {"B2": ("refused", D("10")), "B3": ("win", D("90.00"))}
