@@ -43,6 +43,8 @@ CATALOGUE: tuple[GameEntry, ...] = (
               spot_words=("red", "black", "even", "odd", "manque", "passe"),
               spot_arity={"straight": 1, "column": 1, "dozen": 1, "split": 2, "columns": 2, "dozens": 2,
                           "street": 3, "corner": 4, "sixline": 6}),
+    GameEntry("french_roulette_abreviada", "pitwatch.rules.french_roulette_abreviada.spec",
+              spot_arity={"straight": 1, "split": 2, "street": 3, "corner": 4, "sixline": 6}),
     GameEntry("blackjack", "pitwatch.rules.blackjack", spot_words=("main", "bolsa"), hand_words=("dealer",)),
     GameEntry("punto_banca", "pitwatch.rules.baccarat", spot_words=("punto", "banca", "tie"),
               hand_words=("punto", "banca")),
