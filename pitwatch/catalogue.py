@@ -53,6 +53,9 @@ CATALOGUE: tuple[GameEntry, ...] = (
     GameEntry("bacara_dos_panos", "pitwatch.rules.dos_panos.game", events="pitwatch.schemas.dos_panos",
               spot_words=("pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"),
               hand_words=("pano1", "pano2", "banca")),
+    GameEntry("wheel_of_fortune", "pitwatch.rules.wheel_of_fortune.spec", events="pitwatch.rules.wheel_of_fortune.events",
+              spot_words=("fortune_24", "fortune_15", "fortune_7", "fortune_4", "fortune_2", "fortune_joker_red",
+                          "fortune_joker_black", "fortune_figure_1", "fortune_figure_2")),
 )
 """Every game family, in the order of the README's list of games."""
 

@@ -101,7 +101,8 @@ def test_rulesets_lists_every_ruleset_with_its_seed():
     res = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"})
     assert res.exit_code == 0
     ids = list_rulesets()
-    assert len(ids) == 12  # roulette x2, blackjack x2, punto y banca x3, poker, chemin de fer x2, dos paños x2
+    assert len(ids) == 14  # roulette x2, blackjack x2, punto y banca x3, poker, chemin de fer x2, dos paños x2,
+    # wheel of fortune x2
     for rid in ids:
         assert rid in res.stdout
     for seed in ("000_e1555249d49967be.txt", "001_a05972482385336a.txt", "004_5c9c19b250457762.txt"):

@@ -307,6 +307,20 @@ KEYWORDS: dict[str, list[str]] = {
     "session_rate": ["10 y 20 por 100", "sesion"],
     "session_fee": ["cantidad fija"],
     "session_length": ["postre"],
+    # wheel of fortune (with no_more_bets, void_round and limits above)
+    "wheel": ["cincuenta y cuatro"],
+    "combinations": ["combinaciones", "posiciones", "diferentes jugadas"],
+    "payouts": ["1 a 1", "veces el valor"],
+    "stake_returned": ["recupera"],
+    "bets_open": ["hagan sus apuestas"],
+    "wheel_spin": ["girar", "impulso"],
+    "wheel_direction": ["agujas del reloj"],
+    "wheel_turns": ["cuatro giros"],
+    "wheel_result": ["inmovilizada", "combinacion ganadora"],
+    "void_pivot": ["pivote"],
+    "void_obstruction": ["obstaculice"],
+    "payment_order": ["menor a mayor"],
+    "no_bets_during_payment": ["procediendo al pago"],
 }
 """Citation key -> Spanish words, one of which every range the key cites must contain."""
 
@@ -319,6 +333,7 @@ NO_RULE: dict[tuple[str, str], list[str]] = {
     ("punto_banca.asturias", "void_round"): ["casos no previstos"],
     ("punto_banca.asturias", "cards"): ["elementos materiales"],
     ("poker.andalucia", "no_more_bets"): ["un solo movimiento", "bote"],
+    ("wheel_of_fortune.galicia", "void_round"): ["inmovilizada en una casilla"],
 }
 """(ruleset, key) -> words, for citations of a rule the text does not have."""
 
@@ -762,6 +777,25 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/payouts.py:dos_panos_bank_payment": ["pozo", "gane en los dos panos"],
     "pitwatch/detectors/association.py": ["asociacion", "una su apuesta"],
     "pitwatch/detectors/association.py:CITATION": ["asociacion", "una su apuesta"],
+    # wheel of fortune: the game's package
+    "pitwatch/rules/wheel_of_fortune/__init__.py": ["fortuna"],
+    "pitwatch/rules/wheel_of_fortune/model.py": ["fortuna"],
+    "pitwatch/rules/wheel_of_fortune/events.py": ["hagan sus apuestas"],
+    "pitwatch/rules/wheel_of_fortune/edges.py": ["cincuenta y cuatro", "combinaciones", "posiciones", "1 a 1",
+                                                 "veces el valor", "recupera"],
+    "pitwatch/rules/wheel_of_fortune/game.py": ["fortuna", "nula", "inmovilizada"],
+    "pitwatch/rules/wheel_of_fortune/game.py:payouts": ["1 a 1", "veces el valor"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound": ["no va mas", "procediendo al pago",
+                                                                    "agujas del reloj", "menor a mayor"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.void_reason": ["pivote", "inmovilizada",
+                                                                                "cuatro giros", "obstaculice"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.on_bet": ["no va mas", "procediendo al pago",
+                                                                           "minimo"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.on_event": ["agujas del reloj"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.settle": ["1 a 1", "veces el valor", "recupera"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.check": ["nueva jugada", "girar", "impulso",
+                                                                          "menor a mayor"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound._payment_order": ["menor a mayor"],
 }
 """``path`` (its module docstring) or ``path:name`` (a function, class, method, annotated class
 field ``Class.field`` or module-level constant, with its comments and docstring) -> Spanish words,

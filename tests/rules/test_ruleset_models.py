@@ -54,9 +54,10 @@ def refusal(text: str) -> str:
 
 
 def test_every_game_has_rulesets_and_a_model():
-    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 12
+    assert RULESETS == sorted(RULESETS) and len(RULESETS) == 14
     assert {load_ruleset(r).game for r in RULESETS} == set(MODELS) == {"french_roulette", "blackjack", "punto_banca", "poker",
-                                                                       "chemin_de_fer", "bacara_dos_panos"}
+                                                                       "chemin_de_fer", "bacara_dos_panos",
+                                                                       "wheel_of_fortune"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -119,9 +120,11 @@ NESTED = {
     "poker": ("[variants.omaha]", "variants.omaha"),
     "chemin_de_fer": ("[[ambiguities]]", "ambiguities.0"),
     "bacara_dos_panos": ("[[ambiguities]]", "ambiguities.0"),
+    "wheel_of_fortune": ("[symbols.fortune_24]", "symbols.fortune_24"),
 }
 SECTION = {"french_roulette": "[zero]", "blackjack": "[rules]", "punto_banca": "[deal]", "poker": "[betting]",
-           "chemin_de_fer": "[bank]", "bacara_dos_panos": "[stakes]"}
+           "chemin_de_fer": "[bank]", "bacara_dos_panos": "[stakes]",
+           "wheel_of_fortune": "[wheel]"}
 
 
 @pytest.mark.parametrize("rid", RULESETS)
@@ -250,7 +253,8 @@ def test_the_engine_finds_every_game_in_a_fresh_process():
               "from pitwatch.rules.registry import GAMES\n"
               "print(sorted(GAMES))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
-    assert out.stdout.strip() == "['bacara_dos_panos', 'blackjack', 'chemin_de_fer', 'french_roulette', 'poker', 'punto_banca']"
+    assert out.stdout.strip() == ("['bacara_dos_panos', 'blackjack', 'chemin_de_fer', 'french_roulette', 'poker', "
+                                  "'punto_banca', 'wheel_of_fortune']")
 
 
 def _imports(module: Path) -> set[str]:
@@ -265,7 +269,7 @@ def _imports(module: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("game_module", ["roulette.py", "blackjack.py", "baccarat.py", "poker/game.py",
-                                         "chemin_de_fer/game.py", "dos_panos/game.py"])
+                                         "chemin_de_fer/game.py", "dos_panos/game.py", "wheel_of_fortune/spec.py"])
 def test_no_game_module_imports_the_engine_or_the_list_of_games(game_module):
     """A game module gives its spec (``SPEC``) and imports neither the engine nor the registry: the
     registry imports it (a cycle otherwise)."""
