@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
+from fractions import Fraction as F
 from typing import get_args
 
 import pytest
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from pitwatch.catalogue import entry
 from pitwatch.rules.base import RoundVerdict, RuleError, load_ruleset, parse_ruleset
 from pitwatch.rules.base import ViolationKind as VK
+from pitwatch.rules.edges import bet_variance, edge_table, house_edge, theoretical_win
 from pitwatch.rules.engine import TableEngine
 from pitwatch.rules.wheel_of_fortune.events import SYMBOLS, Symbol
 from pitwatch.rules.wheel_of_fortune.model import WheelOfFortuneRuleset
@@ -495,3 +497,52 @@ def test_settlement_conserves_chips_and_settles_every_bet_once(ruleset, bets, la
         assert e.returned >= 0 and (e.outcome != "lose" or e.returned == 0)
         if e.outcome in ("void", "refused"):
             assert e.returned == e.stake
+
+
+# --------------------------------------------------------------------------- house edges
+
+
+EDGES = {
+    # symbol: edge = 1 - n(1 + a)/54, by hand (000 L1063, L1085; 004 L5697-L5748)
+    "fortune_24": F(6, 54),    # 24 segments x 2 = 48 of 54 back: 6/54 = 1/9
+    "fortune_15": F(9, 54),    # 15 x 3 = 45: 9/54 = 1/6
+    "fortune_7": F(12, 54),    # 7 x 6 = 42: 12/54 = 2/9
+    "fortune_4": F(10, 54),    # 4 x 11 = 44: 10/54 = 5/27
+    "fortune_2": F(12, 54),    # 2 x 21 = 42: 12/54 = 2/9
+}
+FIGURE = F(8, 54)              # 1 x 46 = 46: 8/54 = 4/27
+
+
+@pytest.mark.parametrize("ruleset,figures", [(GAL, ("fortune_joker_red", "fortune_joker_black")),
+                                             (AND, ("fortune_figure_1", "fortune_figure_2"))])
+def test_the_exact_house_edge_of_every_symbol(ruleset, figures):
+    rs = load_ruleset(ruleset)
+    want = {**EDGES, **dict.fromkeys(figures, FIGURE)}
+    assert {s: house_edge(rs, s) for s in want} == want
+    assert {line.spot: line.edge for line in edge_table(rs)} == want
+    assert [line.payout for line in edge_table(rs)] == ["1:1", "2:1", "5:1", "10:1", "20:1", "45:1", "45:1"]
+    assert F(6, 54) == F(1, 9) and F(9, 54) == F(1, 6) and F(10, 54) == F(5, 27) and F(8, 54) == F(4, 27)
+
+
+@BOTH
+def test_the_variance_of_a_bet_by_hand(ruleset):
+    """X = a with n/54, -1 otherwise; Var = n a²/54 + (54 - n)/54 - E[X]². The 24 at 1:1: 1 - (1/9)² = 80/81;
+    a figure at 45:1: 2025/54 + 53/54 - (4/27)² = 1039/27 - 16/729 = 28037/729."""
+    rs = load_ruleset(ruleset)
+    assert bet_variance(rs, "fortune_24") == F(80, 81)
+    figure = "fortune_joker_red" if ruleset == GAL else "fortune_figure_1"
+    assert bet_variance(rs, figure) == F(28037, 729)
+
+
+@BOTH
+def test_theoretical_win_of_a_round_is_stake_times_edge(ruleset):
+    """10.00 EUR on the 24 (1/9) and 27.00 on the 4 (5/27): 1.1111 + 5.0000 EUR."""
+    v = WheelScript(ruleset).spin([("B1", "fortune_24", "10.00"), ("B2", "fortune_4", "27.00")], "fortune_15")
+    assert [f.theoretical_win for f in v.figures] == [D("1.1111"), D("5.0000")]
+    assert theoretical_win(load_ruleset(ruleset), "fortune_4", D("27.00")) == D("5.0000")
+
+
+@BOTH
+def test_a_spot_off_the_wheel_has_no_edge(ruleset):
+    with pytest.raises(RuleError, match="not a symbol of the wheel"):
+        house_edge(load_ruleset(ruleset), "red")
