@@ -796,6 +796,10 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.check": ["nueva jugada", "girar", "impulso",
                                                                           "menor a mayor"],
     "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound._payment_order": ["menor a mayor"],
+    # wheel of fortune: the simulator's wheels and spins
+    "pitwatch/sim/wheel_of_fortune.py": ["hagan sus apuestas"],
+    "pitwatch/sim/wheel_of_fortune.py:WHEELS": ["cincuenta y cuatro", "posiciones", "girar", "impulso", "pivote",
+                                               "menor a mayor"],
 }
 """``path`` (its module docstring) or ``path:name`` (a function, class, method, annotated class
 field ``Class.field`` or module-level constant, with its comments and docstring) -> Spanish words,

@@ -17,8 +17,9 @@ from pitwatch.detectors.auditor import TableAuditor
 from pitwatch.rules.base import list_rulesets
 from pitwatch.schemas.events import parse_event
 from pitwatch.sim.base import default_floor, simulate
+from pitwatch.sim.wheel_of_fortune import wheel_tables
 
-FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2, dos_panos=2)}
+FLOOR = {spec.ruleset_id: spec for spec in default_floor(8, chemin_de_fer=2, dos_panos=2) + wheel_tables()}
 
 
 def audit(ruleset_id: str, hours: float, seed: int = 1):
@@ -72,6 +73,8 @@ def test_clean_evening_raises_no_alert(ruleset_id):
         assert 0 < win <= handle * Decimal("0.05")
         assert any(len({c.expected.player_id for c in v.checks if c.expected.returned > 0}) > 1 for v in verdicts) \
             or any(c.expected.outcome == "push" for v in verdicts for c in v.checks)
+    elif game == "wheel_of_fortune":  # void spins: the pointer on a pivot (000 L1095; 004 L5778-L5780)
+        assert outcomes["void"] > 0
     else:
         assert any(c.expected.commission > 0 for v in verdicts for c in v.checks)
         assert outcomes["push"] > 0
