@@ -98,6 +98,19 @@ def test_wheel_stopped_parses_with_the_contracts_parser():
     assert bet.spot == "fortune_joker_red"
 
 
+def test_wheel_stopped_and_the_symbol_spots_are_in_the_exported_json_schemas(tmp_path):
+    import json
+
+    from pitwatch.schemas.export import export_schemas
+    export_schemas(tmp_path)
+    stopped = json.loads((tmp_path / "wheel_stopped.schema.json").read_text())
+    symbol = stopped["properties"]["symbol"]["anyOf"][0]
+    assert symbol["enum"] == list(SYMBOLS) and "turns" in stopped["properties"]
+    bet = json.loads((tmp_path / "bet_placed.schema.json").read_text())
+    assert all(s in bet["properties"]["spot"]["pattern"] for s in SYMBOLS)
+    assert "wheel_of_fortune" in json.dumps(json.loads((tmp_path / "event.schema.json").read_text()))
+
+
 @pytest.mark.parametrize("payload,why", [
     ({}, "needs a symbol"),
     ({"symbol": "fortune_7", "on_pivot": True}, "needs a symbol"),
