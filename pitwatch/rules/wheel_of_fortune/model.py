@@ -26,34 +26,37 @@ class WheelSymbol(Section):
     """``[symbols.<code>]``: one symbol of the wheel, the combination a bet on it plays."""
 
     segments: Positive
-    """How many of the wheel's segments show the symbol (the «posiciones» of its combination)."""
+    """How many of the wheel's segments show the symbol (the «posiciones» of its combination: 000 L1085;
+    004 L5735-L5748)."""
     payout: Ratio
-    """Net winnings per euro staked when the wheel stops on the symbol; the winner also keeps his stake."""
+    """Net winnings per euro staked when the wheel stops on the symbol (000 L1085; 004 L5731-L5748); the
+    winner also keeps his stake (000 L1097; 004 L5788-L5791)."""
 
 
 class Wheel(Section):
     """``[wheel]``: the wheel and how the croupier must spin it."""
 
     segments: Positive
-    """Segments («celdas», «casillas») of the wheel: 54; the symbols' segments must add up to it."""
+    """Segments («celdas», «casillas») of the wheel: 54 (000 L1063; 004 L5697-L5699); the symbols' segments
+    must add up to it."""
     direction: Literal["any", "clockwise"]
     """The way every impulse must turn the wheel, as seen by the players: ``"clockwise"`` where the text
-    says so, ``"any"`` where it says nothing."""
+    says so (004 L5756-L5760), ``"any"`` where it says nothing."""
     impulses: Positive
-    """Impulses the croupier gives the wheel in a spin (``wheel_spun`` events): 1, or 2 where a second
-    impulse goes with «no va más»."""
+    """Impulses the croupier gives the wheel in a spin (``wheel_spun`` events): 1 (000 L1095), or 2 where a
+    second impulse goes with «no va más» (004 L5762-L5765)."""
     min_turns: Count | None = None
-    """Full turns the wheel must make after the last impulse, fewer making the spin void; not set where the
-    text gives no number."""
+    """Full turns the wheel must make after the last impulse, fewer making the spin void (004 L5769-L5772);
+    not set where the text gives no number (000 L1095 «numerosas vueltas»)."""
 
 
 class Procedure(Section):
     """``[procedure]``: the rules of the spin and of the payment beyond the wheel."""
 
     void_if_obstructed: Switch
-    """Whether a spin whose free turning a person or an object hindered is void."""
+    """Whether a spin whose free turning a person or an object hindered is void (004 L5778-L5782)."""
     pay_smallest_first: Switch
-    """Whether the winning bets must be paid from the smallest stake to the largest."""
+    """Whether the winning bets must be paid from the smallest stake to the largest (004 L5788-L5789)."""
 
 
 class WheelOfFortuneRuleset(RulesetModel):
