@@ -57,6 +57,10 @@ CATALOGUE: tuple[GameEntry, ...] = (
               hand_words=("pano1", "pano2", "banca")),
     GameEntry("american_roulette", "pitwatch.rules.american_roulette.spec",
               events="pitwatch.rules.american_roulette.events"),
+    GameEntry("wheel_of_fortune", "pitwatch.rules.wheel_of_fortune.spec",
+              events="pitwatch.rules.wheel_of_fortune.events",
+              spot_words=("fortune_24", "fortune_15", "fortune_7", "fortune_4", "fortune_2", "fortune_joker_red",
+                          "fortune_joker_black", "fortune_figure_1", "fortune_figure_2")),
 )
 """Every game family, in the order of the README's list of games."""
 
