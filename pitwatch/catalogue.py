@@ -55,6 +55,8 @@ CATALOGUE: tuple[GameEntry, ...] = (
               hand_words=("pano1", "pano2", "banca")),
     GameEntry("american_roulette", "pitwatch.rules.american_roulette.spec",
               events="pitwatch.rules.american_roulette.events"),
+    GameEntry("boule", "pitwatch.rules.boule.spec", spot_words=("red", "black", "even", "odd", "manque", "passe"),
+              spot_arity={"straight": 1}),
 )
 """Every game family, in the order of the README's list of games."""
 
