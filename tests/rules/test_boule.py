@@ -11,12 +11,14 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pitwatch.rules.base import RoundVerdict
+from pitwatch.rules.base import RoundVerdict, RuleError, load_ruleset
 from pitwatch.rules.base import ViolationKind as VK
+from pitwatch.rules.edges import bet_variance, edge_table, house_edge, theoretical_win
 from pitwatch.rules.engine import TableEngine
 from pitwatch.schemas.events import EVENT_CLASS_BY_TYPE
 
@@ -444,3 +446,64 @@ def test_settlement_conserves_chips(ruleset, bets, n, late):
     house = sum((f.win for f in v.figures), D(0))   # the engine's accounting of the round
     assert returned + house == stakes + paid - paid
     assert house == lost - paid
+
+
+# --------------------------------------------------------------------------- exact house edges
+
+ONE_NINTH = Fraction(1, 9)
+"""By hand: each of the nine numbers has two of the eighteen holes (000 L341-L343; 002 L19; 004 L921-L926), so it
+comes out 2/18 = 1/9 of the time. A number paid 7 to 1 returns 8 with probability 1/9: 8/9 back per euro, edge
+1 - 8/9 = 1/9. A simple chance wins on four numbers (4/9) a la par and loses on the other four and on the 5
+(5/9): 2 x 4/9 = 8/9 back, edge 1/9 (the 5 is the whole edge: 4/9 - 5/9 = -1/9)."""
+
+
+@ALL
+@pytest.mark.parametrize("spot", [f"straight:{n}" for n in range(1, 10)] + list(CHANCES))
+def test_every_bet_has_a_house_edge_of_one_ninth(ruleset, spot):
+    """The issue's example, checked against each text's payouts (seven times on a number, 000 L361, 002 L43,
+    004 L969-L970; a la par on a simple chance, 000 L363, 002 L43, 004 L975-L976): 1/9 on every bet."""
+    assert house_edge(load_ruleset(ruleset), spot) == ONE_NINTH
+
+
+@ALL
+def test_the_variances_worked_by_hand(ruleset):
+    """Net result X per euro: a number +7 (1/9) or -1 (8/9): E[X²] = 49/9 + 8/9 = 57/9, minus (1/9)², = 513/81 -
+    1/81 = 512/81; a simple chance +1 (4/9) or -1 (5/9): E[X²] = 1, minus 1/81, = 80/81."""
+    r = load_ruleset(ruleset)
+    assert bet_variance(r, "straight:5") == Fraction(512, 81)
+    assert bet_variance(r, "straight:9") == Fraction(512, 81)
+    for chance in CHANCES:
+        assert bet_variance(r, chance) == Fraction(80, 81)
+
+
+@ALL
+def test_the_edge_table_and_the_theoretical_win(ruleset):
+    """One line per bet kind (the 5 apart), each 1/9; 10 EUR on any bet has a theoretical win of 10/9 =
+    1.1111 EUR (4 places, half to even)."""
+    r = load_ruleset(ruleset)
+    lines = edge_table(r)
+    assert [(line.label, line.spot, line.edge, line.payout) for line in lines] == [
+        ("straight", "straight:7", ONE_NINTH, "7:1"), ("straight (the 5)", "straight:5", ONE_NINTH, "7:1"),
+        ("simple", "red", ONE_NINTH, "1:1")]
+    assert all(set(line.citations) <= set(r.model.citations) for line in lines)
+    assert theoretical_win(r, "straight:3", D("10.00")) == D("1.1111")
+    assert theoretical_win(r, "manque", D("10.00")) == D("1.1111")
+
+
+@ALL
+@pytest.mark.parametrize("spot", ["straight:0", "straight:10", "split:1-2", "column:1", "zero"])
+def test_a_spot_that_is_not_a_bet_of_boule_has_no_edge(ruleset, spot):
+    with pytest.raises(RuleError, match="not a bet of boule"):
+        house_edge(load_ruleset(ruleset), spot)
+
+
+@ALL
+def test_the_engine_counts_a_ninth_of_the_handle_as_theoretical_win(ruleset):
+    """The verdict's figures: 9 EUR on the 7 and 18 EUR on red have theoretical wins of exactly 1 and 2 EUR, and
+    variances 81 x 512/81 = 512 and 324 x 80/81 = 320 EUR²; a refused bet has none."""
+    v = BouleScript(ruleset).launch([("A", "straight:7", "9"), ("B", "red", "18"), ("X", "split:1-2", "10")],
+                                    number=1)
+    figures = {c.expected.bet_id: f for c, f in zip(v.checks, v.figures)}
+    assert (figures["A"].theoretical_win, figures["A"].theoretical_variance) == (D("1.0000"), D("512.0000"))
+    assert (figures["B"].theoretical_win, figures["B"].theoretical_variance) == (D("2.0000"), D("320.0000"))
+    assert figures["X"].handle == 0 and figures["X"].theoretical_win == 0
