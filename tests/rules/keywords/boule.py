@@ -63,4 +63,13 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/boule/game.py:BouleRound.check": ["no va mas"],
     "pitwatch/rules/boule/game.py:BouleRound.on_table_event": ["dos veces la autorizada", "cuarenta veces"],
     "pitwatch/rules/boule/edges.py": ["dieciocho orificios", "siete veces", "par o impar"],
+    "pitwatch/sim/boule.py": ["dieciocho orificios", "dos veces la autorizada", "cuarenta veces"],
+    "pitwatch/sim/boule.py:WINNINGS": ["siete veces", "valor igual", "la ganancia"],
+    "pitwatch/sim/boule.py:CHANCES": ["negro", "superiores al 5"],
+    "pitwatch/sim/boule.py:HOLES": ["dieciocho orificios"],
+    "pitwatch/sim/boule.py:MAX_MULTIPLES": ["cuarenta veces"],
+    "pitwatch/sim/boule.py:table": ["dos veces la autorizada", "doscientas veces"],
+    "pitwatch/sim/boule.py:maximum": ["maximo"],
+    "pitwatch/sim/boule.py:pano_minima": ["minimo"],
+    "pitwatch/sim/boule.py:payment": ["sale el numero 5", "salga el numero 5"],
 }
