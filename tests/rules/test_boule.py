@@ -218,6 +218,19 @@ def test_a_pano_opened_at_twice_the_minimum(ruleset):
 
 
 @ALL
+def test_a_table_of_one_pano_has_no_second(ruleset):
+    """«También puede incluir un solo paño» (000 L339; 002 L17; 004 L916-L919 «uno o dos paños»): at a table opened
+    with panos "1", a bet on box 2 is an invalid_bet (its chips back); on box 1 or without a box it plays."""
+    s = BouleScript(ruleset, options={"panos": "1"})
+    assert s.table_violations == []
+    v = s.launch([("A", "red", "5", "P-1", 1), ("B", "red", "5", "P-2"), ("C", "red", "5", "P-3", 2)], number=3,
+                 records={"A": ("lose", "0"), "B": ("lose", "0")})
+    assert flags(v) == [(VK.INVALID_BET, "C", D("5"))]
+    assert settled(v) == {"A": ("lose", D("0")), "B": ("lose", D("0")), "C": ("refused", D("5"))}
+    assert [x for x in v.violations if x.kind == VK.PAYOUT_DISCREPANCY] == []
+
+
+@ALL
 @pytest.mark.parametrize("panos", ["2,2", "2", "1,3", "1,1,1", "uno"])
 def test_options_without_a_pano_at_the_authorised_minimum_are_a_procedure_violation(ruleset, panos):
     """000 L367 «siempre que aquel mínimo sea mantenido, por lo menos, en un paño» (002 L47; 004 L984-L989), at
