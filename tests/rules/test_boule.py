@@ -416,6 +416,30 @@ def test_an_event_of_another_game_is_a_procedure_violation(ruleset):
     assert kinds(v) == [VK.PROCEDURE] and settled(v) == {"A": ("win", D("20.00"))}
 
 
+@ALL
+def test_a_round_survives_the_engines_snapshot_mid_round(ruleset):
+    """The stream processor stores the engine between events: a round stored after its bets and «No va más» and
+    restored from JSON judges the same (P-1's 150 + 100 EUR on the 7 still 50 EUR above the maximum, 000 L369;
+    the 7 paying 8 times the stake, 000 L361)."""
+    import json
+
+    from pitwatch.schemas.events import EVENT_ADAPTER
+
+    s = BouleScript(ruleset)
+    rid = "R0001"
+    ap = s.engine.apply
+    ap(s._event("round_started", rid, last_of_session=False))
+    ap(s._event("bet_placed", rid, ("player", "P-1"), bet_id="A", player_id="P-1", spot="straight:7", stake="150"))
+    ap(s._event("bet_placed", rid, ("player", "P-1"), bet_id="B", player_id="P-1", spot="straight:7", stake="100"))
+    ap(s._event("bets_closed", rid))
+    snap = json.loads(json.dumps(s.engine.snapshot()))
+    s.engine = type(s.engine).from_snapshot(s.table_id, snap, EVENT_ADAPTER.validate_python)
+    s.engine.apply(s._event("ball_landed", rid, number=7))
+    v = next(x for x in s.engine.apply(s._event("round_ended", rid)) if isinstance(x, RoundVerdict))
+    assert flags(v) == [(VK.BET_ABOVE_MAXIMUM, "B", D("50.00"))]
+    assert settled(v) == {"A": ("win", D("1200.00")), "B": ("win", D("800.00"))}
+
+
 # --------------------------------------------------------------------------- conservation (hypothesis)
 
 SPOTS = [f"straight:{n}" for n in range(1, 10)] + list(CHANCES) + ["straight:0", "split:1-2"]
