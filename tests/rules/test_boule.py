@@ -481,8 +481,8 @@ def test_settlement_conserves_chips(ruleset, bets, n, late):
     paid = sum((max(c.expected.returned - c.expected.stake, D(0)) for c in v.checks), D(0))
     lost = sum((c.expected.stake for c in v.checks if c.expected.outcome == "lose"), D(0))
     house = sum((f.win for f in v.figures), D(0))   # the engine's accounting of the round
-    assert returned + house == stakes + paid - paid
-    assert house == lost - paid
+    assert returned + house == stakes          # every chip staked is either returned or the house's
+    assert house == lost - paid                # the house keeps the lost stakes and pays the winnings
 
 
 # --------------------------------------------------------------------------- exact house edges
