@@ -61,6 +61,8 @@ CATALOGUE: tuple[GameEntry, ...] = (
               events="pitwatch.rules.wheel_of_fortune.events",
               spot_words=("fortune_24", "fortune_15", "fortune_7", "fortune_4", "fortune_2", "fortune_joker_red",
                           "fortune_joker_black", "fortune_figure_1", "fortune_figure_2")),
+    GameEntry("boule", "pitwatch.rules.boule.spec", spot_words=("red", "black", "even", "odd", "manque", "passe"),
+              spot_arity={"straight": 1}),
 )
 """Every game family, in the order of the README's list of games."""
 

@@ -174,7 +174,7 @@ NAMES: dict[str, dict[str, tuple[str, str]]] = {
     },
     "jurisdiction": {
         "galicia": ("Galicia", "Galicia"), "andalucia": ("Andalucía", "Andalusia"),
-        "asturias": ("Asturias", "Asturias"),
+        "asturias": ("Asturias", "Asturias"), "espana": ("España", "Spain"),
     },
 }
 """The words of the data's codes per kind of code: ``kind -> code -> (es, en)``."""
