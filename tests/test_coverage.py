@@ -327,6 +327,20 @@ def test_the_index_shows_every_row_and_goes_stale_when_a_status_changes(monkeypa
     assert INDEX in stale_pages(render_pages(), ROOT / "docs" / "games")
 
 
+def test_rulesets_coverage_prints_the_matrix():
+    res = runner.invoke(app, ["rulesets", "--coverage"], env={"COLUMNS": "250"})
+    assert res.exit_code == 0, res.output
+    for s in SECTIONS:
+        assert s.cited in res.stdout
+    assert "poker.andalucia" in res.stdout and NOT_YET in res.stdout and PARTLY in res.stdout
+    assert "shipped rulesets" not in res.stdout
+
+
+def test_rulesets_coverage_refuses_a_warehouse_too():
+    res = runner.invoke(app, ["rulesets", "--coverage", "--warehouse", "chdb:///nowhere"])
+    assert res.exit_code != 0 and "give one" in res.output
+
+
 def test_docs_games_check_fails_on_a_stale_matrix(monkeypatch, tmp_path):
     """The committed pages are current; once a row's status changes (here: a ruleset reviewed as
     leaving nothing out), `pitwatch docs games --check` names the index, and writing fixes it."""
