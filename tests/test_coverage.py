@@ -320,7 +320,8 @@ def test_the_index_shows_every_row_and_goes_stale_when_a_status_changes(monkeypa
     for r in matrix():
         assert f"`{r.section.cited}`" in index
         if r.ruleset:
-            assert f"[{r.status}]({r.ruleset}.md)" in index
+            assert f"[{r.status}]({r.ruleset}.md)" in index  # the family x jurisdiction grid
+            assert f"| {r.status} | [`{r.ruleset}`]({r.ruleset}.md) |" in index  # its row
     assert "the «bolsa» progressive side bet" in index and "(004 L807-L848)" in index
     assert stale_pages(render_pages(), ROOT / "docs" / "games") == []
     monkeypatch.setattr(coverage, "list_rulesets", lambda: [r for r in list_rulesets() if r != "poker.andalucia"])
