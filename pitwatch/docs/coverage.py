@@ -122,7 +122,8 @@ class Section:
 SECTIONS: tuple[Section, ...] = (
     # Galicia, Decreto 177/2007, annex: ten games, each «NN. Name.» to the line before the next.
     Section("French roulette", "french_roulette", "galicia", "000 L81-L193", "01. Ruleta francesa."),
-    Section("American roulette", "american_roulette", "galicia", "000 L195-L233", "02. Ruleta americana."),
+    Section("American roulette", "american_roulette", "galicia", "000 L195-L233", "02. Ruleta americana.",
+            also=("000 L81-L193 (01. Ruleta francesa, whose rules apply where 02 is silent: 000 L199)",)),
     Section("Blackjack", "blackjack", "galicia", "000 L235-L329", "03. Veintiuno o black-jack."),
     Section("Boule", "boule", "galicia", "000 L331-L377", "04. Bola o boule."),
     Section("Treinta y cuarenta", "treinta_y_cuarenta", "galicia", "000 L379-L425", "05. Treinta y cuarenta."),
@@ -145,9 +146,11 @@ SECTIONS: tuple[Section, ...] = (
     # Andalucía, Orden de 4 de febrero de 2010, Catálogo I.1: from each heading to the line before the next.
     Section("French roulette", "french_roulette", "andalucia", "004 L109-L439", "I.1.1.A) RULETA FRANCESA ORDINARIA"),
     Section("French roulette (abreviada)", "french_roulette_abreviada", "andalucia", "004 L441-L454",
-            "I.1.1.B) RULETA FRANCESA ABREVIADA"),
+            "I.1.1.B) RULETA FRANCESA ABREVIADA",
+            also=("004 L109-L439 (I.1.1.A, whose elements, staff and rules apply but for the layout: 004 L443-L446)",)),
     Section("American roulette", "american_roulette", "andalucia", "004 L456-L568",
-            "I.1.2. RULETA AMERICANA CON UN SOLO CERO"),
+            "I.1.2. RULETA AMERICANA CON UN SOLO CERO",
+            also=("004 L109-L439 (I.1.1.A, whose principles and rules of play apply: 004 L459-L464, L564-L568)",)),
     Section("Blackjack", "blackjack", "andalucia", "004 L570-L901", "I.1.3. VEINTIUNO O «BLACK JACK»"),
     Section("Boule", "boule", "andalucia", "004 L903-L1027", "I.1.4. BOLA O «BOULE»"),
     Section("Treinta y cuarenta", "treinta_y_cuarenta", "andalucia", "004 L1029-L1176", "I.1.5. TREINTA Y CUARENTA"),
