@@ -19,8 +19,8 @@ articles of dados o craps (003 L9-L42, articles 29-32, cut off within article 32
 row of its own (no jurisdiction could be named for a ruleset, and no game is whole in it). Its
 words are the state catalogue's, sentence by sentence (002 L121-L129 and 002 L131-L175, with
 «crupier» for «croupier» and articles for numbered parts), so it is cited beside the ``espana``
-rows of those two games as a parallel text (:attr:`Section.also`), and a ``espana`` ruleset
-written from 002 judges what 003 says as well.
+rows of those two games as a parallel text (:attr:`Section.also`): an ``espana`` ruleset written
+from 002 judges what 003 says as well.
 """
 
 from __future__ import annotations
@@ -270,8 +270,9 @@ NOT_CHECKED: dict[str, tuple[Gap, ...]] = {
 """Shipped ruleset -> the parts of its section the engine does not judge (from the rulesets'
 ``[[ambiguities]]``, the game modules and ``docs/encodings.md``). The tables, cards, wheels and staff
 a section describes are not events and are never listed; nor is what the watch stage checks across
-hands and tables (DETECTION.md: poker collusion, one player at two tables, association). A ruleset with no entry here has not been
-reviewed: its row says so (:data:`UNREVIEWED`); an empty tuple says nothing is left out."""
+hands and tables (DETECTION.md: poker collusion, one player at two tables, association). A ruleset
+with no entry here has not been reviewed: its row says so (:data:`UNREVIEWED`); an empty tuple says
+nothing is left out."""
 
 UNREVIEWED = "not reviewed yet: pitwatch/docs/coverage.py NOT_CHECKED has no list for this ruleset"
 """The gap of a shipped ruleset with no :data:`NOT_CHECKED` entry."""
