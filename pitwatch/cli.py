@@ -529,13 +529,28 @@ def rulesets(
     warehouse: Optional[str] = typer.Option(
         None, "--warehouse", help="Also list the ruleset versions stored in this warehouse (chdb:///path or "
                                   "clickhouse://host:9000/db): every version that judged a stored verdict."),
+    coverage: bool = typer.Option(
+        False, "--coverage", help="Print the coverage matrix instead: every game of the law per jurisdiction, its "
+                                  "status (computed from what ships), what is not checked, the section cited."),
 ):
     """List the rulesets shipped with this release (id, game, jurisdiction, version = SHA-256 of
     the file, the regulation it encodes, the file), and with --warehouse the stored versions.
-    A table when the terminal is wide enough, else one ruleset per two or three lines."""
+    A table when the terminal is wide enough, else one ruleset per two or three lines. With
+    --coverage, the coverage matrix of docs/games/index.md instead."""
     if ctx.invoked_subcommand is not None:
         return
     from pitwatch.cli_tables import print_records
+
+    if coverage:
+        if warehouse is not None:
+            _fail("--coverage and --warehouse print different tables: give one")
+        from pitwatch.docs.coverage import matrix
+
+        print_records(console, ("game family", "jurisdiction", "status", "ruleset", "not checked", "section of the law"),
+                      [(r.section.family, r.section.jurisdiction, r.status, r.ruleset or "-", str(len(r.not_checked)),
+                        r.section.cited) for r in matrix()],
+                      title="coverage of the law", caption="what is not checked, item by item: docs/games/index.md")
+        return
     from pitwatch.rules.base import RULESETS_DIR, list_rulesets, load_ruleset
 
     rows = []
