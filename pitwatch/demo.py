@@ -22,13 +22,25 @@ from rich.console import Console
 from rich.table import Table
 
 from pitwatch.sim import labels_path_for, write_sessions, write_simulation
-from pitwatch.sim.base import DEFAULT_FAULT_RATES, TableSpec, chemin_de_fer_table, score, score_rings
+from pitwatch.sim.base import (
+    DEFAULT_FAULT_RATES,
+    TableSpec,
+    catalogue_tables,
+    chemin_de_fer_table,
+    default_floor,
+    score,
+    score_rings,
+)
 from pitwatch.streams.faust_app import watch_status_path
 from pitwatch.streams.status import read_status
 from pitwatch.streams.supervisor import start_worker, stop_worker
 from pitwatch.streams.topics import TOPIC_ALERTS, TOPIC_EVENTS, TOPIC_REJECTED, TOPIC_SETTLEMENTS
 
 PARTITIONS = 12
+EXTRA_RULESETS = ("american_roulette.galicia", "boule.galicia")
+"""Tables of games added on the game platform the evening also plays, after the ``tables`` of the
+default floor (:func:`pitwatch.sim.base.catalogue_tables`): an American roulette and a boule table of
+Galicia."""
 WAIT_TIMEOUT_S = 600
 
 RING_TABLES: tuple[tuple[TableSpec, float, dict[str, float]], ...] = (
@@ -56,7 +68,7 @@ bets while he deals (DETECTION.md gives the detectors' figures)."""
 
 
 def summarize(warehouse_url: str, labels: list[dict]) -> dict:
-    """Read the warehouse after a run: counts, alerts by kind, the score against ``labels`` (see
+    """Read the warehouse after a run: counts, rounds judged per game, alerts by kind, the score against ``labels`` (see
     :func:`pitwatch.sim.base.score`) and the rings found (:func:`pitwatch.sim.base.score_rings`)."""
     from pitwatch.warehouse import open_warehouse
 
@@ -77,10 +89,12 @@ def summarize(warehouse_url: str, labels: list[dict]) -> dict:
             "toString(sum(discrepancy_amount)) FROM pitwatch.table_hourly")[0]
         poker = q("SELECT uniqExact(table_id, round_id), toString(sum(handle)), toString(sum(win)) "
                   "FROM pitwatch.settlements FINAL WHERE game = 'poker'")[0]
+        games = {g: n for g, n in q("SELECT game, uniqExact(table_id, round_id) FROM pitwatch.settlements FINAL "
+                                    "GROUP BY game ORDER BY game")}
     finally:
         wh.close()
     return {"events": events, "rounds": rounds, "bets": bets, "rejected": rejected,
-            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money, "poker": poker,
+            "alerts_by_kind": by_kind, "score": score(labels, alerts), "money": money, "poker": poker, "games": games,
             "rings": score_rings(labels, alerts)}
 
 
@@ -97,6 +111,8 @@ def print_summary(console: Console, s: dict, produced: int, seconds: float) -> N
     t.add_row("events stored (deduplicated)", f"{s['events']:,}")
     t.add_row("rejected messages", f"{s['rejected']:,}")
     t.add_row("rounds settled", f"{s['rounds']:,}")
+    if s.get("games"):
+        t.add_row("rounds per game", ", ".join(f"{g} {n:,}" for g, n in s["games"].items()))
     t.add_row("bets checked", f"{s['bets']:,}")
     handle, drop, win, disc = (_euros(x) for x in s["money"])
     t.add_row("handle / drop / win (EUR)", f"{handle} / {drop} / {win}")
@@ -167,10 +183,12 @@ def run_demo(*, tables: int, hours: float, seed: int, data_dir: Path, console: C
         return Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console)
 
-    console.print(f"[bold]pitwatch demo[/bold]: {tables} tables, {hours} h of play, seed {seed}, data in {data_dir}")
+    console.print(f"[bold]pitwatch demo[/bold]: {tables} tables and {len(EXTRA_RULESETS)} of the wheel games "
+                  f"({', '.join(EXTRA_RULESETS)}), {hours} h of play, seed {seed}, data in {data_dir}")
     with progress() as p:
         task = p.add_task("simulating the evening", total=None)
-        produced, n_labels = write_simulation(events_path, tables=tables, hours=hours, seed=seed,
+        floor = default_floor(tables) + catalogue_tables(tables + 1, list(EXTRA_RULESETS))
+        produced, n_labels = write_simulation(events_path, tables=floor, hours=hours, seed=seed,
                                               fault_rates=DEFAULT_FAULT_RATES,
                                               progress=lambda k: p.update(task, completed=k, total=None))
         p.update(task, total=produced, completed=produced)

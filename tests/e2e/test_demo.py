@@ -27,6 +27,10 @@ def test_demo_catches_every_injected_fault_and_flags_no_clean_round(tmp_path):
     summary = json.loads((data / "summary.json").read_text())
     assert summary["produced"] > 3000
     assert summary["rounds"] > 100 and summary["bets"] > 500
+    # the evening's games, an American roulette and a boule table among them (rounds judged in the warehouse)
+    assert set(summary["games"]) == {"french_roulette", "blackjack", "punto_banca", "poker", "chemin_de_fer",
+                                     "american_roulette", "boule"}
+    assert summary["games"]["american_roulette"] > 10 and summary["games"]["boule"] > 10  # half an hour of spins
     # duplicated events are stored once (events_raw is keyed by event_id)
     labels = [json.loads(x) for x in (data / "events.jsonl.labels.jsonl").read_text().splitlines()]
     dups = sum(1 for lb in labels if lb["kind"] == "duplicated_event")
