@@ -28,6 +28,7 @@ fault                   what happens                               where
 ``wrong_cagnotte``      the cagnotte taken is off by a few chips   chemin de fer, dos paños modules
 ``joined_stake``        a punter joins another's stake             chemin de fer, dos paños modules
 ``association``         two punters stake in lockstep              chemin de fer, dos paños modules
+``off_layout_bet``      a chip on a spot the layout lacks          abreviada module
 ======================  =========================================  ======================
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
@@ -87,8 +88,10 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "wrong_cagnotte": frozenset({"rake_discrepancy"}),
     "joined_stake": frozenset({"prohibited_play"}),
     "association": frozenset({"association"}),
+    "off_layout_bet": frozenset({"invalid_bet"}),
 }
-"""The alert kinds that count as catching each fault kind."""
+"""The alert kinds that count as catching each fault kind (``off_layout_bet``: a fault of
+:mod:`pitwatch.sim.french_roulette_abreviada` only, not in :data:`FAULT_KINDS`)."""
 HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
 """Alert kinds that also catch a payout fault (``wrong_payout``, ``dealer_collusion``) on a bet whose
 ``bet_placed`` was dropped (a ``dropped_event`` label on the same bet): the engine cannot know what

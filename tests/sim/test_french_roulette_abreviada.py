@@ -126,3 +126,15 @@ def test_an_engine_paying_a_sixline_6_to_1_is_caught(monkeypatch):
     assert won
     assert sorted((x.kind, x.bet_id, x.amount) for v in verdicts for x in v.violations) == sorted(
         ("payout_discrepancy", e.bet_id, -e.stake) for e in won)
+
+
+def test_the_score_counts_a_bet_off_the_layout_caught_by_its_invalid_bet():
+    """Defect: :func:`pitwatch.sim.base.score` raised ``KeyError: 'off_layout_bet'`` on an evening with an
+    abreviada table (its fault kind had no entry in ``FAULT_ALERTS``)."""
+    from pitwatch.sim.base import score
+
+    _, verdicts, _, labels = run([RA], 0.5, {"off_layout_bet": 1.0}, seed=5)
+    alerts = [{"kind": x.kind, "table_id": v.table_id, "round_id": v.round_id} for v in verdicts for x in v.violations]
+    s = score(labels, alerts)
+    assert s["recall"]["off_layout_bet"] == (1.0, len(labels), len(labels)) and len(labels) > 10
+    assert s["alerts_on_clean_rounds"] == []
