@@ -28,6 +28,8 @@ from pitwatch.rules import registry
 from pitwatch.rules.base import list_rulesets
 from typer.testing import CliRunner
 
+from tests.rules.keywords import merged
+
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "pitwatch" / "rules" / "seeds"
 LINES = {p.name[:3]: p.read_text(encoding="utf-8").splitlines() for p in SEEDS.glob("0*.txt")}
@@ -150,7 +152,9 @@ GAP_WORDS: dict[str, list[str]] = {
     "004 L2589-L2593, L2636-L2639": ["caja del establecimiento", "banca libre"],
     "004 L2760-L2899": ["errores e infracciones"],
 }
-"""Not-checked citation -> words; every range it cites holds one of them."""
+"""Not-checked citation -> words; every range it cites holds one of them. The games added on the
+platform keep theirs in :mod:`tests.rules.keywords` (``<game>.py``'s ``GAP_WORDS``), merged here."""
+GAP_WORDS = merged("GAP_WORDS", GAP_WORDS)
 
 
 # --------------------------------------------------------------------------- the rows are the law's
