@@ -242,6 +242,25 @@ def test_each_not_checked_item_lies_in_its_section_on_its_words(rid, gap):
         assert any(f" {w} " in text(seed, a, b) for w in GAP_WORDS[gap.citation]), (seed, a, b)
 
 
+def test_every_shipped_ruleset_has_been_reviewed():
+    """Each game lists in its spec what the engine does not judge, per jurisdiction it ships: no row
+    says «not reviewed yet» (American roulette, abreviada, boule and the wheel of fortune did)."""
+    assert [r.ruleset for r in matrix() if (UNREVIEWED, "") in r.not_checked] == []
+    assert sorted(NOT_CHECKED) == sorted(list_rulesets())
+
+
+def test_the_gaps_come_from_each_games_spec(monkeypatch):
+    """``NOT_CHECKED`` is gathered from ``GameSpec.not_checked``: a game adds or drops a jurisdiction's
+    list in its own spec, and no shared table changes."""
+    boule = registry.spec("boule")
+    assert coverage.not_checked()["boule.espana"] == tuple(boule.not_checked["espana"])
+    gap = coverage.Gap("the croupiers' rotation", "002 L31")
+    monkeypatch.setitem(registry._SPECS, "boule", dataclasses.replace(boule, not_checked={"espana": (gap,)}))
+    found = coverage.not_checked()
+    assert found["boule.espana"] == (gap,) and "boule.galicia" not in found and "boule.andalucia" not in found
+    assert found["blackjack.andalucia"][0].citation == "004 L807-L848"
+
+
 def test_ranges_reads_short_citations_and_refuses_others():
     assert ranges("004 L807-L848") == [("004", 807, 848)]
     assert ranges("000 L777, L783") == [("000", 777, 777), ("000", 783, 783)]
