@@ -30,19 +30,19 @@ SPEC = GameSpec(
         "galicia": (
             Gap("the croupiers' rotation in launching the ball, none of them specialising in it (the rotation is "
                 "no event; dealer_assigned records who deals)", "000 L353"),
-            Gap("the ball's «numerosas vueltas» round the platform before it reaches the holes (no event counts "
+            Gap("the ball's «numerosas vueltas» round the bowl before it reaches the holes (no event counts "
                 "them)", "000 L373"),
         ),
         "espana": (
             Gap("the croupiers' rotation in launching the ball, none of them specialising in it (the rotation is "
                 "no event; dealer_assigned records who deals)", "002 L31"),
-            Gap("the ball's «numerosas vueltas» round the platform before it reaches the holes (no event counts "
+            Gap("the ball's «numerosas vueltas» round the bowl before it reaches the holes (no event counts "
                 "them)", "002 L59"),
         ),
         "andalucia": (
             Gap("the croupiers' rotation in launching the ball, none of them specialising in it (the rotation is "
                 "no event; dealer_assigned records who deals)", "004 L957-L961"),
-            Gap("the ball's «numerosas vueltas» round the platform before it reaches the holes (no event counts "
+            Gap("the ball's «numerosas vueltas» round the bowl before it reaches the holes (no event counts "
                 "them)", "004 L1009-L1012"),
         ),
     },
