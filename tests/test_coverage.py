@@ -28,6 +28,8 @@ from pitwatch.rules import registry
 from pitwatch.rules.base import list_rulesets
 from typer.testing import CliRunner
 
+from tests.rules.keywords import merged
+
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "pitwatch" / "rules" / "seeds"
 LINES = {p.name[:3]: p.read_text(encoding="utf-8").splitlines() for p in SEEDS.glob("0*.txt")}
@@ -150,7 +152,9 @@ GAP_WORDS: dict[str, list[str]] = {
     "004 L2589-L2593, L2636-L2639": ["caja del establecimiento", "banca libre"],
     "004 L2760-L2899": ["errores e infracciones"],
 }
-"""Not-checked citation -> words; every range it cites holds one of them."""
+"""Not-checked citation -> words; every range it cites holds one of them. The games added on the
+platform keep theirs in :mod:`tests.rules.keywords` (``<game>.py``'s ``GAP_WORDS``), merged here."""
+GAP_WORDS = merged("GAP_WORDS", GAP_WORDS)
 
 
 # --------------------------------------------------------------------------- the rows are the law's
@@ -236,6 +240,25 @@ def test_each_not_checked_item_lies_in_its_section_on_its_words(rid, gap):
         assert any(seed == c and f <= a <= b <= la for c, f, la in spans), (gap.citation, spans)
         assert not blank(LINES[seed][a - 1]) and not blank(LINES[seed][b - 1])
         assert any(f" {w} " in text(seed, a, b) for w in GAP_WORDS[gap.citation]), (seed, a, b)
+
+
+def test_every_shipped_ruleset_has_been_reviewed():
+    """Each game lists in its spec what the engine does not judge, per jurisdiction it ships: no row
+    says «not reviewed yet» (American roulette, abreviada, boule and the wheel of fortune did)."""
+    assert [r.ruleset for r in matrix() if (UNREVIEWED, "") in r.not_checked] == []
+    assert sorted(NOT_CHECKED) == sorted(list_rulesets())
+
+
+def test_the_gaps_come_from_each_games_spec(monkeypatch):
+    """``NOT_CHECKED`` is gathered from ``GameSpec.not_checked``: a game adds or drops a jurisdiction's
+    list in its own spec, and no shared table changes."""
+    boule = registry.spec("boule")
+    assert coverage.not_checked()["boule.espana"] == tuple(boule.not_checked["espana"])
+    gap = coverage.Gap("the croupiers' rotation", "002 L31")
+    monkeypatch.setitem(registry._SPECS, "boule", dataclasses.replace(boule, not_checked={"espana": (gap,)}))
+    found = coverage.not_checked()
+    assert found["boule.espana"] == (gap,) and "boule.galicia" not in found and "boule.andalucia" not in found
+    assert found["blackjack.andalucia"][0].citation == "004 L807-L848"
 
 
 def test_ranges_reads_short_citations_and_refuses_others():

@@ -3,7 +3,8 @@
 :data:`SECTIONS` is the law's table, written by hand from the seeds (``pitwatch/rules/seeds/``): one
 :class:`Section` per (game family, jurisdiction) a text defines, with the game id pitwatch uses (or
 will use) and the line range of the section, from its heading to its last line. :data:`NOT_CHECKED`
-is, per shipped ruleset, the parts of that section the engine does not judge, each with its lines.
+is, per shipped ruleset, the parts of that section the engine does not judge, each with its lines,
+gathered from the games' specs (each game lists its own in ``SPEC.not_checked``).
 The status of a row is never written by hand: :func:`matrix` computes it from what ships (the
 rulesets in ``pitwatch/rules/rulesets/``, the catalogue, each game's spec and simulator), so a game
 that lands with its ruleset, spec and simulator shows up by itself. ``pitwatch docs games`` writes
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 
 from pitwatch.catalogue import ENTRIES
 from pitwatch.rules.base import RULESETS_DIR, list_rulesets
+from pitwatch.rules.spec import Gap
 
 AUDITED = "audited end to end"
 """Status of a row whose ruleset ships, whose game the catalogue has with a spec whose simulator
@@ -81,15 +83,6 @@ def ranges(citation: str) -> list[tuple[str, int, int]]:
     if not re.fullmatch(r"\d{3}", code) or not found:
         raise ValueError(f"not a citation of the form '004 L807-L848': {citation!r}")
     return found
-
-
-@dataclass(frozen=True)
-class Gap:
-    """A part of a section the engine does not judge: ``what`` (one line of English) and ``citation``
-    (its lines, ``"004 L807-L848"``, see :func:`ranges`)."""
-
-    what: str
-    citation: str
 
 
 @dataclass(frozen=True)
@@ -176,105 +169,29 @@ end of the text); Andalucía's I.1.8 and I.1.9 open with a heading of their own 
 before the first game under them."""
 
 
-_SHOE_ROTATION = "who deals and who holds the cards: the shoe's rotation, the punto hand to the largest punto stake, " \
-                 "the shoe passing when the banca loses (the events do not say who holds the shoe)"
+def not_checked() -> dict[str, tuple[Gap, ...]]:
+    """Ruleset id (``<game>.<jurisdiction>``) -> the parts of its section the engine does not judge,
+    gathered from every catalogued game's spec (:attr:`pitwatch.rules.spec.GameSpec.not_checked`), in
+    catalogue order. A game whose spec does not load adds nothing (its rows say why)."""
+    from pitwatch.rules.registry import spec
 
-NOT_CHECKED: dict[str, tuple[Gap, ...]] = {
-    "french_roulette.galicia": (
-        Gap("the order of payment (columns and dozens first, straight-ups last): a settlement carries no order",
-            "000 L187"),
-        Gap("at least one table of the casino open at the authorised minimum (a rule across tables)", "000 L171-L173"),
-    ),
-    "french_roulette.andalucia": (
-        Gap("bets announced before «no va más» and placed after it: reported as past_posting for an inspector "
-            "to clear (no event marks an announced bet)", "004 L403-L408"),
-        Gap("a change of the minimum announced over the last three spins (limits_changed is accepted; the announcement "
-            "is no event)",
-            "004 L362-L367"),
-        Gap("at least one table of the casino open at the authorised minimum (a rule across tables)", "004 L369-L372"),
-    ),
-    "blackjack.galicia": (
-        Gap("decisions on a shared box are not checked against the player who controls it (the seated player; "
-            "on a vacant box the largest stake)", "000 L267-L269"),
-        Gap("the order of dealing (from the croupier's left) and of payment (right to left)", "000 L277, L287"),
-        Gap("the announcement of the last coup when the cut card appears", "000 L329"),
-    ),
-    "blackjack.andalucia": (
-        Gap("the «bolsa» progressive side bet (veintiuno progresivo) is not modelled: a bolsa bet is reported as "
-            "invalid_bet", "004 L807-L848"),
-        Gap("decisions on a shared box are not checked against the player who orders it (the player in front; "
-            "on a vacant box the largest stake)", "004 L668-L673, L682-L688"),
-        Gap("the order of dealing (from the croupier's left) and of payment (right to left)", "004 L697-L699, L727-L728"),
-        Gap("the announcement of the last coup when the cut card appears", "004 L892-L895"),
-    ),
-    "punto_banca.galicia": (
-        Gap(_SHOE_ROTATION, "000 L463-L465"),
-    ),
-    "punto_banca.asturias": (
-        Gap(_SHOE_ROTATION + "; the shoe holder's compulsory stake on the banca", "001 L155-L164"),
-        Gap("E) mini punto y banca: its table (seven seats, blackjack-sized) is no event; its coups, whose rules "
-            "are those of punto y banca, are judged as punto y banca", "001 L180-L188"),
-    ),
-    "punto_banca.andalucia": (
-        Gap(_SHOE_ROTATION, "004 L1674-L1689"),
-        Gap("mini and midi punto y banca: the table kind is no event (nor that the croupier deals and the players "
-            "may not touch the cards); their coups are judged as punto y banca", "004 L1595-L1604, L1691-L1694"),
-    ),
-    "poker.andalucia": (
-        Gap("five stud póquer is not played by the engine", "004 L5187-L5232"),
-        Gap("Omaha cinco cartas is not played by the engine", "004 L5352-L5396"),
-        Gap("Omaha high low is not played by the engine", "004 L5398-L5440"),
-        Gap("doble hold'em is not played by the engine", "004 L5475-L5538"),
-        Gap("póquer sintético is not played by the engine", "004 L5540-L5663"),
-        Gap("the marca advancing one seat each deal (across hands)", "004 L4453-L4458"),
-        Gap("five-card draw: blank hands and the higher opening pairs after them (across hands); the 32-card deck",
-            "004 L4863-L4873, L4833-L4835"),
-        Gap("seven stud: the common seventh card when the deck runs out, and the remedies of the dealing errors",
-            "004 L5085-L5185"),
-        Gap("prohibitions no event records: cards taken from view, comments on the play, influencing it, hidden "
-            "chips, cascading bets", "004 L4239-L4246, L4254-L4257, L4264-L4272"),
-    ),
-    "chemin_de_fer.galicia": (
-        Gap("the bank's rotation, its offers and auction, the previous banker's one-coup right to the cards and "
-            "the new banker's duty to deal once (offers declined and bids are no events)", "000 L568-L590"),
-        Gap("the minimum of four players at the table", "000 L632"),
-        Gap("the remedies of the errors (cards reassigned, discarded, deemed 9 or bacará): the coup is settled on "
-            "the cards dealt", "000 L691-L741"),
-        Gap("stakes on the line playing half", "000 L741"),
-    ),
-    "chemin_de_fer.andalucia": (
-        Gap("the bank's rotation, its offers and auction, the previous banker's one-coup right to the cards and "
-            "the new banker's duty to deal once (offers declined and bids are no events)", "004 L1983-L2068"),
-        Gap("the minimum of four players at the table", "004 L2180-L2181"),
-        Gap("the remedies of the errors (cards reassigned, discarded, deemed 9 or bacará): the coup is settled on "
-            "the cards dealt", "004 L2311-L2458"),
-        Gap("stakes on the line playing half", "004 L2449-L2450"),
-    ),
-    "bacara_dos_panos.galicia": (
-        Gap("the lot between the paños when both call banco, and between equal bids for the bank", "000 L777, L783"),
-        Gap("the minimum of two players per paño", "000 L817"),
-        Gap("stakes placed right next to the bank or the croupier", "000 L821"),
-        Gap("the bank's deposit at the cash desk; the free bank's one table and two sessions", "000 L785, L797"),
-        Gap("the remedies of the errors: the coup is settled on the cards dealt", "000 L833-L885"),
-    ),
-    "bacara_dos_panos.andalucia": (
-        Gap("the lot between the paños when both call banco, and between equal bids for the bank",
-            "004 L2560-L2562, L2585-L2587"),
-        Gap("the minimum of two players per paño", "004 L2688-L2692"),
-        Gap("stakes placed right next to the banker or the croupier", "004 L2712-L2714"),
-        Gap("the bank's deposit at the cash desk; the free bank's one table and two sessions",
-            "004 L2589-L2593, L2636-L2639"),
-        Gap("the remedies of the errors: the coup is settled on the cards dealt", "004 L2760-L2899"),
-    ),
-}
-"""Shipped ruleset -> the parts of its section the engine does not judge (from the rulesets'
-``[[ambiguities]]``, the game modules and ``docs/encodings.md``). The tables, cards, wheels and staff
-a section describes are not events and are never listed; nor is what the watch stage checks across
-hands and tables (DETECTION.md: poker collusion, one player at two tables, association). A ruleset
-with no entry here has not been reviewed: its row says so (:data:`UNREVIEWED`); an empty tuple says
-nothing is left out."""
+    out: dict[str, tuple[Gap, ...]] = {}
+    for game in ENTRIES:
+        try:
+            sp = spec(game)
+        except (ImportError, TypeError, ValueError):
+            continue
+        out.update({f"{sp.game}.{j}": tuple(gaps) for j, gaps in sp.not_checked.items()})
+    return out
 
-UNREVIEWED = "not reviewed yet: pitwatch/docs/coverage.py NOT_CHECKED has no list for this ruleset"
+
+NOT_CHECKED: dict[str, tuple[Gap, ...]] = not_checked()
+"""Shipped ruleset -> the parts of its section the engine does not judge, computed from the games'
+specs (:func:`not_checked`; each game writes its own in its ``SPEC``). A ruleset with no entry here
+has not been reviewed: its row says so (:data:`UNREVIEWED`); an empty tuple says nothing is left
+out."""
+
+UNREVIEWED = "not reviewed yet: the game's spec (GameSpec.not_checked) has no list for this jurisdiction"
 """The gap of a shipped ruleset with no :data:`NOT_CHECKED` entry."""
 
 
@@ -361,5 +278,5 @@ def grid(rows: list[Row] | None = None) -> list[tuple[str, dict[str, Row]]]:
 
 
 __all__ = ["AUDITED", "JURISDICTIONS", "NOT_CHECKED", "NOT_YET", "PARTLY", "SECTIONS", "SEEDS_DIR", "TEXTS",
-           "UNREVIEWED", "Gap", "Row", "Section", "families", "grid", "matrix", "problems", "ranges", "row",
-           "seed_file"]
+           "UNREVIEWED", "Gap", "Row", "Section", "families", "grid", "matrix", "not_checked", "problems", "ranges",
+           "row", "seed_file"]

@@ -35,7 +35,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import PuntoBancaRuleset
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.cards import baccarat_value
 from pitwatch.schemas.money import ZERO
 
@@ -424,6 +424,11 @@ class PuntoBancaRound(GameRound):
         return out
 
 
+SHOE_ROTATION = "who deals and who holds the cards: the shoe's rotation, the punto hand to the largest punto stake, " \
+                "the shoe passing when the banca loses (the events do not say who holds the shoe)"
+"""The part of every punto y banca section the engine does not judge (:attr:`SPEC`'s ``not_checked``):
+the events do not say who holds the shoe."""
+
 SPEC = GameSpec(
     game="punto_banca", round=PuntoBancaRound, model=PuntoBancaRuleset, title="Punto y banca",
     names=("Punto y banca", "Punto banco"), simulator="pitwatch.sim.baccarat",
@@ -449,6 +454,21 @@ SPEC = GameSpec(
         "deal.punto_stands": ("punto_rule",),
         "tableau": ("banca_tableau",),
         "options.stake_unit": ("stake_unit",),
+    },
+    not_checked={
+        "galicia": (
+            Gap(SHOE_ROTATION, "000 L463-L465"),
+        ),
+        "asturias": (
+            Gap(SHOE_ROTATION + "; the shoe holder's compulsory stake on the banca", "001 L155-L164"),
+            Gap("E) mini punto y banca: its table (seven seats, blackjack-sized) is no event; its coups, whose rules "
+                "are those of punto y banca, are judged as punto y banca", "001 L180-L188"),
+        ),
+        "andalucia": (
+            Gap(SHOE_ROTATION, "004 L1674-L1689"),
+            Gap("mini and midi punto y banca: the table kind is no event (nor that the croupier deals and the players "
+                "may not touch the cards); their coups are judged as punto y banca", "004 L1595-L1604, L1691-L1694"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

@@ -44,7 +44,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import BlackjackRuleset
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
 from pitwatch.schemas.money import ZERO
 
@@ -731,6 +731,22 @@ SPEC = GameSpec(
         "rules.surrender": ("surrender",),
         "rules.even_money": ("even_money", "insurance"),
         "rules.no_draw_without_hands_in_play": ("dealer_draw",),
+    },
+    not_checked={
+        "galicia": (
+            Gap("decisions on a shared box are not checked against the player who controls it (the seated player; "
+                "on a vacant box the largest stake)", "000 L267-L269"),
+            Gap("the order of dealing (from the croupier's left) and of payment (right to left)", "000 L277, L287"),
+            Gap("the announcement of the last coup when the cut card appears", "000 L329"),
+        ),
+        "andalucia": (
+            Gap("the «bolsa» progressive side bet (veintiuno progresivo) is not modelled: a bolsa bet is reported as "
+                "invalid_bet", "004 L807-L848"),
+            Gap("decisions on a shared box are not checked against the player who orders it (the player in front; "
+                "on a vacant box the largest stake)", "004 L668-L673, L682-L688"),
+            Gap("the order of dealing (from the croupier's left) and of payment (right to left)", "004 L697-L699, L727-L728"),
+            Gap("the announcement of the last coup when the cut card appears", "004 L892-L895"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

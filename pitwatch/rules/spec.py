@@ -41,6 +41,16 @@ class EdgeCalculation:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """A part of a game's section of the law that the engine does not judge: ``what`` (one line of
+    English) and ``citation`` (its lines in short form, seed code then ranges, ``"004 L807-L848"`` or
+    ``"000 L777, L783"``; read by :func:`pitwatch.docs.coverage.ranges`)."""
+
+    what: str
+    citation: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything pitwatch needs to know about one game family.
 
@@ -56,7 +66,14 @@ class GameSpec:
     no wager of its own (no theoretical win, σ or band in the figures). ``no_more_bets``: the
     ruleset citation key of its «No va más» (past-posting). ``cited_by``: ruleset key path (or a
     section's path) -> the ruleset's ``[citations]`` keys explaining it, for the generated docs.
-    ``baccarat_hands``: the round's outcome names a punto and a banca (the replay's formatting)."""
+    ``baccarat_hands``: the round's outcome names a punto and a banca (the replay's formatting).
+    ``not_checked``: jurisdiction (a ruleset's ``<jurisdiction>``, ``"galicia"``) -> the parts of the
+    game's section in that jurisdiction's text the engine does not judge, as :class:`Gap` (from the
+    rulesets' ``[[ambiguities]]``, the game's modules and the seed); ``()`` says the section was
+    reviewed and nothing is left out, a jurisdiction absent says it has not been reviewed yet. The
+    tables, cards, wheels and staff a section describes are not events and are never listed; nor is
+    what the watch stage checks across hands and tables. The coverage matrix
+    (:mod:`pitwatch.docs.coverage`) reads it for the game's rows."""
 
     game: str
     round: type["GameRound"]
@@ -69,6 +86,7 @@ class GameSpec:
     no_more_bets: str = "no_more_bets"
     cited_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     baccarat_hands: bool = False
+    not_checked: Mapping[str, tuple[Gap, ...]] = field(default_factory=dict)
 
     def edge_calculation(self) -> EdgeCalculation | None:
         """The game's :class:`EdgeCalculation` (its ``edges`` module imported on first use), or
@@ -89,4 +107,4 @@ class GameSpec:
                              f"{self.model.GAME!r}")
 
 
-__all__ = ["EdgeCalculation", "GameSpec"]
+__all__ = ["EdgeCalculation", "Gap", "GameSpec"]

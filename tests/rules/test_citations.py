@@ -396,18 +396,10 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     # the coverage matrix: each game's section whole (tests/test_coverage.py checks each heading and end)
     "pitwatch/docs/coverage.py": ["cartas", "dados"],
     "pitwatch/docs/coverage.py:ranges": ["bolsa", "sorteo"],
-    "pitwatch/docs/coverage.py:Gap": ["bolsa"],
     "pitwatch/docs/coverage.py:Section": ["veintiuno", "dados"],
     "pitwatch/docs/coverage.py:SECTIONS": ["ruleta", "veintiuno", "bola", "treinta y cuarenta", "punto y banca",
                                            "chemin de fer", "bacara", "bacarra", "dados", "poquer", "trijoker",
                                            "monte", "mezclar las cartas", "desarrollo del juego"],
-    "pitwatch/docs/coverage.py:NOT_CHECKED": [
-        "orden siguiente", "limite minimo", "al menos una mesa", "anunciadas en voz alta", "tres ultimas bolas",
-        "prioridad", "izquierda", "ultima de", "bolsa", "primera linea", "turno rotatorio", "mini punto y banca",
-        "five stud", "omaha", "doble hold", "poquer sintetico", "marca", "mano en blanco", "treinta y dos naipes",
-        "carta comun", "retirar los naipes", "influir", "tapar", "subastara", "minimo de cuatro", "errores e infracciones",
-        "sobre la raya", "sorteo", "por pano", "por cada pano", "inmediatamente", "caja del", "banca libre",
-        "prohibido extraer"],
     # the report's and the figures' games between players, the dossier's hands and quotes
     "pitwatch/replay/figures.py": ["juego de circulo", "porcentaje"],
     "pitwatch/replay/figures.py:PEER_GAMES": ["juego de circulo", "cagnotte", "cagnote"],  # 000 L829 spells «cagnote»
@@ -417,6 +409,19 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/reports/limits.py": ["limite"],
     "pitwatch/reports/monthly.py": ["juego de circulo"],
     # rules engine
+    "pitwatch/rules/spec.py:Gap": ["bolsa", "sorteo"],
+    # each game's spec: the parts of its sections the engine does not judge (its not_checked)
+    "pitwatch/rules/roulette.py:SPEC": ["orden siguiente", "limite minimo", "al menos una mesa",
+                                        "anunciadas en voz alta", "tres ultimas bolas"],
+    "pitwatch/rules/blackjack.py:SPEC": ["prioridad", "izquierda", "ultima de", "bolsa", "primera linea"],
+    "pitwatch/rules/baccarat.py:SPEC": ["turno rotatorio", "mini punto y banca"],
+    "pitwatch/rules/poker/game.py:SPEC": [
+        "five stud", "omaha", "doble hold", "poquer sintetico", "marca", "mano en blanco", "treinta y dos naipes",
+        "carta comun", "retirar los naipes", "influir", "tapar"],
+    "pitwatch/rules/chemin_de_fer/game.py:SPEC": ["subastara", "minimo de cuatro", "errores e infracciones",
+                                                  "sobre la raya"],
+    "pitwatch/rules/dos_panos/game.py:SPEC": ["sorteo", "por pano", "por cada pano", "inmediatamente", "caja del",
+                                              "banca libre", "prohibido extraer", "errores e infracciones"],
     "pitwatch/rules/baccarat.py": ["punto y banca", "no va mas"],
     "pitwatch/rules/baccarat.py:PuntoBancaRules.banca_draws": ["tercera carta"],
     "pitwatch/rules/baccarat.py:hand_total": ["valor"],

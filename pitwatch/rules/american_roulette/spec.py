@@ -6,7 +6,7 @@ from __future__ import annotations
 from pitwatch.rules.american_roulette.game import AmericanRouletteRound
 from pitwatch.rules.american_roulette.model import AmericanRouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 
 SPEC = GameSpec(
     game="american_roulette", round=AmericanRouletteRound, model=AmericanRouletteRuleset,
@@ -25,5 +25,25 @@ SPEC = GameSpec(
         "colours.value_maximum_kind": ("colour_value",),
         "colours.payable_with_minimum": ("payable_with_minimum", "colour_value"),
     },
+    not_checked={
+        "galicia": (
+            Gap("the order of payment (double columns and columns first, straight-ups last; a player's winning "
+                "bets paid at once): a settlement carries no order", "000 L233"),
+            Gap("a colour's value fitted to the casino's value chips (their denominations are no event)", "000 L207"),
+            Gap("at least one table of the casino open at the authorised minimum (a rule across tables; French "
+                "roulette's, by 000 L199)", "000 L171-L173"),
+        ),
+        "andalucia": (
+            Gap("a colour's value fitted to the casino's value chips (their denominations are no event)",
+                "004 L484-L486"),
+            Gap("bets announced before «no va más» and placed after it: reported as past_posting for an inspector "
+                "to clear (no event marks an announced bet)", "004 L403-L408"),
+            Gap("a change of the minimum announced over the last three spins (limits_changed is accepted; the "
+                "announcement is no event)", "004 L362-L367"),
+            Gap("at least one table of the casino open at the authorised minimum (a rule across tables)",
+                "004 L369-L372"),
+        ),
+    },
 )
-"""The game's spec (:mod:`pitwatch.rules.registry`)."""
+"""The game's spec (:mod:`pitwatch.rules.registry`); ``not_checked`` lists what the engine does not judge
+of each section, French roulette's rules included where they apply (000 L199; 004 L564-L568)."""

@@ -35,7 +35,7 @@ from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, PUNTO_HAND, judge_coup,
 from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, bank_return, cover, stake_return, winner
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.money import ZERO
 
 
@@ -249,6 +249,24 @@ SPEC = GameSpec(
         "tableau": ("banca_tableau",),
         "options.banco_free_play": ("banco_free_play",),
         "options.bank_unlimited": ("bank_limits",),
+    },
+    not_checked={
+        "galicia": (
+            Gap("the bank's rotation, its offers and auction, the previous banker's one-coup right to the cards and "
+                "the new banker's duty to deal once (offers declined and bids are no events)", "000 L568-L590"),
+            Gap("the minimum of four players at the table", "000 L632"),
+            Gap("the remedies of the errors (cards reassigned, discarded, deemed 9 or bacará): the coup is settled on "
+                "the cards dealt", "000 L691-L741"),
+            Gap("stakes on the line playing half", "000 L741"),
+        ),
+        "andalucia": (
+            Gap("the bank's rotation, its offers and auction, the previous banker's one-coup right to the cards and "
+                "the new banker's duty to deal once (offers declined and bids are no events)", "004 L1983-L2068"),
+            Gap("the minimum of four players at the table", "004 L2180-L2181"),
+            Gap("the remedies of the errors (cards reassigned, discarded, deemed 9 or bacará): the coup is settled on "
+                "the cards dealt", "004 L2311-L2458"),
+            Gap("stakes on the line playing half", "004 L2449-L2450"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

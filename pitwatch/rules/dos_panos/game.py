@@ -47,7 +47,7 @@ from pitwatch.rules.dos_panos.stakes import (
 )
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.dos_panos import PANOS
 from pitwatch.schemas.money import ZERO
 
@@ -331,6 +331,24 @@ SPEC = GameSpec(
         "tableau": ("banca_tableau",),
         "options.bank": ("modality", "cagnotte_rate"),
         "options.bank_maximum": ("bank_limitada_max",),
+    },
+    not_checked={
+        "galicia": (
+            Gap("the lot between the paños when both call banco, and between equal bids for the bank", "000 L777, L783"),
+            Gap("the minimum of two players per paño", "000 L817"),
+            Gap("stakes placed right next to the bank or the croupier", "000 L821"),
+            Gap("the bank's deposit at the cash desk; the free bank's one table and two sessions", "000 L785, L797"),
+            Gap("the remedies of the errors: the coup is settled on the cards dealt", "000 L833-L885"),
+        ),
+        "andalucia": (
+            Gap("the lot between the paños when both call banco, and between equal bids for the bank",
+                "004 L2560-L2562, L2585-L2587"),
+            Gap("the minimum of two players per paño", "004 L2688-L2692"),
+            Gap("stakes placed right next to the banker or the croupier", "004 L2712-L2714"),
+            Gap("the bank's deposit at the cash desk; the free bank's one table and two sessions",
+                "004 L2589-L2593, L2636-L2639"),
+            Gap("the remedies of the errors: the coup is settled on the cards dealt", "004 L2760-L2899"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pitwatch.rules.french_roulette_abreviada.game import AbreviadaRound
 from pitwatch.rules.french_roulette_abreviada.model import ABSENT_KINDS, ALLOWED_KINDS, GAME, AbreviadaRuleset
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 
 SPEC = GameSpec(
     game=GAME, round=AbreviadaRound, model=AbreviadaRuleset, title="French roulette, abbreviated",
@@ -24,8 +24,19 @@ SPEC = GameSpec(
         "options.max_rule": ("limit_multiple", "limit_authorisation"),
         "zero": ("abbreviated_layout",),
     },
+    not_checked={
+        "andalucia": (
+            Gap("bets announced before «no va más» and placed after it: reported as past_posting for an inspector "
+                "to clear (no event marks an announced bet)", "004 L403-L408"),
+            Gap("a change of the minimum announced over the last three spins (limits_changed is accepted; the "
+                "announcement is no event)", "004 L362-L367"),
+            Gap("at least one table of the casino open at the authorised minimum (a rule across tables)",
+                "004 L369-L372"),
+        ),
+    },
 )
-"""The game's spec: its round, ruleset model, edges, labels, simulator, and the ruleset keys' citations
-for the generated docs."""
+"""The game's spec: its round, ruleset model, edges, labels, simulator, the ruleset keys' citations for
+the generated docs, and what the engine does not judge: French roulette's Andalusian gaps, whose rules
+apply (004 L443-L446)."""
 
 __all__ = ["SPEC"]

@@ -47,7 +47,7 @@ from pitwatch.rules.poker.betting import BettingError, BettingRound
 from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
 from pitwatch.rules.poker.showdown import ShowdownError, winners
 from pitwatch.rules.poker.variants import rules_for
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.money import ZERO
 
 SPOT = "pot"
@@ -509,6 +509,22 @@ SPEC = GameSpec(
         "options.session_base": ("session_rate",),
         "options.initial_stack": ("session_rate",),
         "options.session_fee": ("session_fee",),
+    },
+    not_checked={
+        "andalucia": (
+            Gap("five stud póquer is not played by the engine", "004 L5187-L5232"),
+            Gap("Omaha cinco cartas is not played by the engine", "004 L5352-L5396"),
+            Gap("Omaha high low is not played by the engine", "004 L5398-L5440"),
+            Gap("doble hold'em is not played by the engine", "004 L5475-L5538"),
+            Gap("póquer sintético is not played by the engine", "004 L5540-L5663"),
+            Gap("the marca advancing one seat each deal (across hands)", "004 L4453-L4458"),
+            Gap("five-card draw: blank hands and the higher opening pairs after them (across hands); the 32-card deck",
+                "004 L4863-L4873, L4833-L4835"),
+            Gap("seven stud: the common seventh card when the deck runs out, and the remedies of the dealing errors",
+                "004 L5085-L5185"),
+            Gap("prohibitions no event records: cards taken from view, comments on the play, influencing it, hidden "
+                "chips, cascading bets", "004 L4239-L4246, L4254-L4257, L4264-L4272"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

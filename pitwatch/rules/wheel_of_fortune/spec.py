@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pitwatch.rules.spec import GameSpec
+from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.rules.wheel_of_fortune.events import SYMBOLS
 from pitwatch.rules.wheel_of_fortune.game import WheelOfFortuneRound
 from pitwatch.rules.wheel_of_fortune.model import WheelOfFortuneRuleset
@@ -20,6 +20,16 @@ SPEC = GameSpec(
         **{f"symbols.{s}.payout": ("payouts", "stake_returned") for s in SYMBOLS},
         "procedure.void_if_obstructed": ("void_round", "void_obstruction"),
         "procedure.pay_smallest_first": ("stake_returned", "payment_order"),
+    },
+    not_checked={
+        "galicia": (
+            Gap("the wheel's «numerosas vueltas» before it stops: the text gives no number, so the turns are not "
+                "judged", "000 L1095"),
+        ),
+        "andalucia": (
+            Gap("the second impulse given at the same time as «no va más» is announced: the order of the two "
+                "events (wheel_spun, bets_closed) is not judged", "004 L5762-L5765"),
+        ),
     },
 )
 """The game's spec (:mod:`pitwatch.rules.registry`): its round, ruleset model, edges, labels, simulator,

@@ -1,8 +1,9 @@
 """Each game's citation keywords for ``tests/rules/test_citations.py``, one module per game added on the
 game platform (``<game>.py``): ``KEYWORDS`` (ruleset citation key -> Spanish words), ``SYMBOL_KEYWORDS``
-(``path`` or ``path:name`` of a citing place -> words) and ``NO_RULE`` ((ruleset, key) -> words). They are
-merged into the tables of ``test_citations``, a key's words added to those other games give it, so
-adding a game changes no shared test file.
+(``path`` or ``path:name`` of a citing place -> words) and ``NO_RULE`` ((ruleset, key) -> words), merged
+into the tables of ``test_citations``, and ``GAP_WORDS`` (a citation of the game's ``SPEC.not_checked`` ->
+words), merged into that of ``tests/test_coverage.py``. A key's words are added to those other games give
+it, so adding a game changes no shared test file.
 
 The words are written by hand from the seed, never taken from the code under test.
 """

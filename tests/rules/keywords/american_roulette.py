@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 KEYWORDS: dict[str, list[str]] = {
-    "same_principles": ["mismos principios"],
+    "same_principles": ["mismos principios", "limite minimo", "reglas contenidas para la ruleta francesa"],
     "one_side": ["uno de los dos lados"],
     "zero_half": ["se pierde la mitad", "se perdera la mitad"],
     "colour_chips": ["fichas de color", "marcador"],
@@ -52,4 +52,18 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/american_roulette.py:american_roulette_table": ["180"],
     "pitwatch/sim/american_roulette.py:bet_limits": ["minimo", "maximo", "minimos"],
     "pitwatch/sim/american_roulette.py:payment": ["veces", "la mitad", "ganancia", "conserva", "sencillas"],
+    "pitwatch/rules/american_roulette/spec.py:SPEC": [
+        "orden siguiente", "acomodandose", "limite minimo", "al menos una mesa", "anunciadas en voz alta",
+        "tres ultimas bolas", "mismos principios", "reglas contenidas para la ruleta francesa"],
 }
+
+GAP_WORDS: dict[str, list[str]] = {
+    "000 L233": ["orden siguiente", "de una sola vez"],
+    "000 L207": ["acomodandose al valor individual"],
+    "000 L171-L173": ["limite minimo de apuestas autorizado"],
+    "004 L484-L486": ["acomodandose al valor individual"],
+    "004 L403-L408": ["anunciadas en voz alta"],
+    "004 L362-L367": ["tres ultimas bolas"],
+    "004 L369-L372": ["al menos una mesa"],
+}
+"""Not-checked citation (the game's ``SPEC.not_checked``) -> words (``tests/test_coverage.py``)."""

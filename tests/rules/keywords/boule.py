@@ -72,4 +72,15 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/boule.py:maximum": ["maximo"],
     "pitwatch/sim/boule.py:pano_minima": ["minimo"],
     "pitwatch/sim/boule.py:payment": ["sale el numero 5", "salga el numero 5"],
+    "pitwatch/rules/boule/spec.py:SPEC": ["orden de rotacion", "numerosas vueltas"],
 }
+
+GAP_WORDS: dict[str, list[str]] = {
+    "000 L353": ["orden de rotacion"],
+    "002 L31": ["orden de rotacion"],
+    "004 L957-L961": ["orden de rotacion"],
+    "000 L373": ["numerosas vueltas"],
+    "002 L59": ["numerosas vueltas"],
+    "004 L1009-L1012": ["numerosas vueltas"],
+}
+"""Not-checked citation (the game's ``SPEC.not_checked``) -> words (``tests/test_coverage.py``)."""

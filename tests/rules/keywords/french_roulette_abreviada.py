@@ -44,4 +44,13 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/french_roulette_abreviada.py:LAYOUT": ["seisena"],
     "pitwatch/sim/french_roulette_abreviada.py:OFF_LAYOUT": ["carecera de lugares"],
     "pitwatch/sim/french_roulette_abreviada.py:table": ["maximo"],
+    "pitwatch/rules/french_roulette_abreviada/spec.py:SPEC": ["anunciadas en voz alta", "tres ultimas bolas",
+                                                              "al menos una mesa", "mismos elementos"],
 }
+
+GAP_WORDS: dict[str, list[str]] = {
+    "004 L403-L408": ["anunciadas en voz alta"],
+    "004 L362-L367": ["tres ultimas bolas"],
+    "004 L369-L372": ["al menos una mesa"],
+}
+"""Not-checked citation (the game's ``SPEC.not_checked``) -> words (``tests/test_coverage.py``)."""

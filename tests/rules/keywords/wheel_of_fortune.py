@@ -50,4 +50,11 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/sim/wheel_of_fortune.py": ["hagan sus apuestas"],
     "pitwatch/sim/wheel_of_fortune.py:WHEELS": [
         "cincuenta y cuatro", "posiciones", "girar", "impulso", "pivote", "menor a mayor"],
+    "pitwatch/rules/wheel_of_fortune/spec.py:SPEC": ["numerosas vueltas", "nuevo impulso"],
 }
+
+GAP_WORDS: dict[str, list[str]] = {
+    "000 L1095": ["numerosas vueltas"],
+    "004 L5762-L5765": ["nuevo impulso"],
+}
+"""Not-checked citation (the game's ``SPEC.not_checked``) -> words (``tests/test_coverage.py``)."""
