@@ -56,7 +56,7 @@ from pitwatch.rules.base import (
 from pitwatch.rules.book import WORKING, StandingBet
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import RouletteRuleset
-from pitwatch.rules.models.roulette import KIND_NAMES
+from pitwatch.rules.models.roulette import KIND_NAMES, RouletteLimits
 from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.money import ZERO
 
@@ -201,6 +201,16 @@ def rules_of(ctx: TableContext) -> RouletteRuleset:
     return ctx.ruleset.model_as(RouletteRuleset)
 
 
+def limits_of(ctx: TableContext) -> RouletteLimits:
+    """The French roulette limits of the table's ruleset: those of any roulette ruleset that takes them
+    from French roulette (American roulette's, by 000 L199 and 004 L547-L552). Raises ``RuleError`` for a
+    ruleset without them."""
+    limits = getattr(ctx.ruleset.model, "limits", None)
+    if not isinstance(limits, RouletteLimits):
+        raise RuleError(f"ruleset {ctx.ruleset.id} has no roulette limits")
+    return limits
+
+
 def _opt_int(ctx: TableContext, name: str) -> int:
     raw = ctx.option(name)
     try:
@@ -226,7 +236,7 @@ def simple_min_multiple(ctx: TableContext) -> Decimal:
         m = Decimal(str(raw))
     except ArithmeticError:
         raise RuleError(f"simple_chance_min_multiple={raw!r} is not a number") from None
-    top = rules_of(ctx).limits.simple_chance_min_multiple_max
+    top = limits_of(ctx).simple_chance_min_multiple_max
     if not (Decimal(1) <= m <= top):
         raise RuleError(f"simple_chance_min_multiple must be between 1 and {top}, not {m}")
     return m
@@ -238,7 +248,8 @@ def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
     Minimum: the table minimum, times option ``simple_chance_min_multiple`` for simple chances.
     Maximum: ``max_multiples[kind][tier-1] x table minimum`` (option ``max_rule = "tiers"``),
     or the table's ``max_bet`` (``max_rule = "authorisation"``, Andalucía 004 L328-L336).
-    Raises ``RuleError`` for an invalid option value.
+    Raises ``RuleError`` for an invalid option value. Any ruleset with French roulette's limits
+    (:func:`limits_of`: American roulette's too), each citing its own text's keys.
     Source: 000 L159-L163; 004 L328-L352.
     """
     return ctx.derived(("roulette_bet_limits", kind), lambda: _bet_limits(ctx, kind))  # type: ignore[no-any-return]
@@ -253,7 +264,7 @@ def _bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
         cite = f"{rs.cite('limit_simple_minimum')}; {cite}"
     rule = ctx.option("max_rule")
     if rule == "tiers":
-        maximum = ctx.min_bet * rules_of(ctx).limits.max_multiples.of(kind)[tier(ctx) - 1]
+        maximum = ctx.min_bet * limits_of(ctx).max_multiples.of(kind)[tier(ctx) - 1]
     elif rule == "authorisation" and "limit_authorisation" in rs.model.citations:
         maximum = ctx.max_bet
         cite = rs.cite("limit_authorisation")
@@ -290,6 +301,29 @@ def half_back_allowed(ctx: TableContext, initial: Decimal, k: int) -> bool:
         return True
     amount = refund_amount(ctx, initial, k) if z.floor_basis == "refund" else held_amount(ctx, initial, k)
     return amount >= ctx.min_bet
+
+
+def spin_violations(ctx: TableContext, spins: list[tuple[str, str]], direction: str, eid: str) -> list[Violation]:
+    """Record a ``wheel_spun`` of ``direction`` (event ``eid``) in ``spins``; a ``spin_direction``
+    violation if the wheel turns as the previous spin of the session did (the last of ``spins``, else
+    ``ctx.carry["last_direction"]``): it must turn the opposite way each spin (000 L183; 004 L386-L390)."""
+    prev = spins[-1][0] if spins else ctx.carry.get("last_direction")
+    spins.append((direction, eid))
+    if prev is not None and prev == direction:
+        return [Violation(ViolationKind.SPIN_DIRECTION,
+                          f"wheel spun {direction} again: it must turn opposite to the previous spin",
+                          ctx.ruleset.cite("spin_direction"), (eid,))]
+    return []
+
+
+def second_ball(ctx: TableContext, number: int | None, ball_event: str | None, landed: int,
+                eid: str) -> list[Violation]:
+    """A ``procedure`` violation if a spin that already has a result (``number``, from event
+    ``ball_event``) gets a second ``ball_landed`` (``landed``, event ``eid``)."""
+    if number is None:
+        return []
+    return [Violation(ViolationKind.PROCEDURE, f"second ball_landed ({landed} after {number}) in one spin",
+                      ctx.ruleset.cite("result"), (ball_event or "", eid))]
 
 
 def prisoners(ctx: TableContext) -> dict[str, StandingBet]:
@@ -411,19 +445,9 @@ class RouletteRound(GameRound):
         eid = str(event.event_id)
         t = event.type
         if t == "wheel_spun":
-            prev = self.spins[-1][0] if self.spins else self.ctx.carry.get("last_direction")
-            self.spins.append((event.direction, eid))
-            if prev is not None and prev == event.direction:
-                return [Violation(ViolationKind.SPIN_DIRECTION,
-                                  f"wheel spun {event.direction} again: it must turn opposite to the previous spin",
-                                  self._cite("spin_direction"), (eid,))]
-            return []
+            return spin_violations(self.ctx, self.spins, event.direction, eid)
         if t == "ball_landed":
-            out = []
-            if self.number is not None:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"second ball_landed ({event.number} after {self.number}) in one spin",
-                                     self._cite("result"), (self.ball_event or "", eid)))
+            out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
             self.number, self.ball_event = event.number, eid
             return out
         if t == "player_decision":

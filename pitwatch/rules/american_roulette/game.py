@@ -36,7 +36,16 @@ from pitwatch.rules.base import (
     limit_violations,
 )
 from pitwatch.rules.game import GameRound, TableContext
-from pitwatch.rules.roulette import RED, SIMPLE_CHANCES, parse_spot
+from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L459-L464, L547-L552
+    RED,
+    SIMPLE_CHANCES,
+    bet_limits,
+    parse_spot,
+    second_ball,
+    simple_min_multiple,
+    spin_violations,
+    tier,
+)
 from pitwatch.schemas.money import ZERO
 
 COLOURS = "colours"
@@ -49,56 +58,6 @@ COLOURS = "colours"
 def rules_of(ctx: TableContext) -> AmericanRouletteRuleset:
     """The American roulette model of the table's ruleset; ``RuleError`` for another game's ruleset."""
     return ctx.ruleset.model_as(AmericanRouletteRuleset)
-
-
-def tier(ctx: TableContext) -> int:
-    """The maximum tier (1, 2 or 3) of option ``max_tier``; ``RuleError`` otherwise. 000 L231; 004 L338-L352."""
-    raw = ctx.option("max_tier")
-    if raw not in ("1", "2", "3"):
-        raise RuleError(f"max_tier must be 1, 2 or 3, not {raw!r}")
-    return int(raw)
-
-
-def simple_min_multiple(ctx: TableContext) -> Decimal:
-    """Option ``simple_chance_min_multiple`` as a Decimal from 1 to the ruleset's top; ``RuleError``
-    otherwise. 000 L229; 004 L340-L344."""
-    raw = ctx.option("simple_chance_min_multiple")
-    try:
-        m = Decimal(str(raw))
-    except ArithmeticError:
-        raise RuleError(f"simple_chance_min_multiple={raw!r} is not a number") from None
-    top = rules_of(ctx).limits.simple_chance_min_multiple_max
-    if not (Decimal(1) <= m <= top):
-        raise RuleError(f"simple_chance_min_multiple must be between 1 and {top}, not {m}")
-    return m
-
-
-def bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
-    """``(minimum, maximum, citation)`` in euros of a bet of ``kind`` at this table, as French roulette's:
-    the table minimum (x option ``simple_chance_min_multiple`` for simple chances); the maximum is
-    ``limits.max_multiples[kind][tier-1]`` x the table minimum (option ``max_rule = "tiers"``) or the table's
-    ``max_bet`` (``"authorisation"``, Andalucía only). ``RuleError`` for an invalid option.
-    Source: 000 L229-L231; 004 L328-L352 (by 004 L547-L552)."""
-    return ctx.derived(("american_bet_limits", kind), lambda: _bet_limits(ctx, kind))  # type: ignore[no-any-return]
-
-
-def _bet_limits(ctx: TableContext, kind: str) -> tuple[Decimal, Decimal, str]:
-    rs = ctx.ruleset
-    minimum = ctx.min_bet
-    cite = rs.cite("limit_simple" if kind == "simple" else "limit_multiple")
-    if kind == "simple":
-        minimum = rs.round(ctx.min_bet * simple_min_multiple(ctx))
-        cite = f"{rs.cite('limit_simple_minimum')}; {cite}"
-    rule = ctx.option("max_rule")
-    if rule == "tiers":
-        maximum = ctx.min_bet * rules_of(ctx).limits.max_multiples.of(kind)[tier(ctx) - 1]
-    elif rule == "authorisation" and "limit_authorisation" in rs.model.citations:
-        maximum = ctx.max_bet
-        cite = rs.cite("limit_authorisation") if kind != "simple" else \
-            f"{rs.cite('limit_simple_minimum')}; {rs.cite('limit_authorisation')}"
-    else:
-        raise RuleError(f"ruleset {rs.id} has no max_rule {rule!r}")
-    return minimum, maximum, cite
 
 
 def colour_value_range(ctx: TableContext) -> tuple[Decimal, Decimal]:
@@ -245,19 +204,9 @@ class AmericanRouletteRound(GameRound):
         eid = str(event.event_id)
         t = event.type
         if t == "wheel_spun":
-            prev = self.spins[-1][0] if self.spins else self.ctx.carry.get("last_direction")
-            self.spins.append((event.direction, eid))
-            if prev is not None and prev == event.direction:
-                return [Violation(ViolationKind.SPIN_DIRECTION,
-                                  f"wheel spun {event.direction} again: it must turn opposite to the previous spin",
-                                  self._cite("spin_direction"), (eid,))]
-            return []
+            return spin_violations(self.ctx, self.spins, event.direction, eid)
         if t == "ball_landed":
-            out = []
-            if self.number is not None:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"second ball_landed ({event.number} after {self.number}) in one spin",
-                                     self._cite("result"), (self.ball_event or "", eid)))
+            out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
             self.number, self.ball_event = event.number, eid
             return out
         if t == "colour_valued":
