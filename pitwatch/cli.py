@@ -63,15 +63,16 @@ app.add_typer(native_app, name="native")
 DEFAULT_DATA = Path("pitwatch-data")
 
 def _parse_rates(items: list[str], no_faults: bool) -> dict[str, float]:
-    from pitwatch.sim.base import DEFAULT_FAULT_RATES, FAULT_KINDS
+    from pitwatch.sim.base import DEFAULT_FAULT_RATES, fault_kinds
 
     if no_faults:
         return {}
     rates = dict(DEFAULT_FAULT_RATES)
+    known = fault_kinds()
     for item in items:
         kind, _, value = item.partition("=")
-        if kind not in FAULT_KINDS:
-            _fail(f"unknown fault kind {kind!r} in --fault {item!r}; known: {', '.join(FAULT_KINDS)}")
+        if kind not in known:
+            _fail(f"unknown fault kind {kind!r} in --fault {item!r}; known: {', '.join(known)}")
         try:
             rate = float(value)
         except ValueError:

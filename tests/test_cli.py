@@ -52,6 +52,21 @@ def test_simulate_refuses_a_bad_fault_rate(bad, tmp_path):
     assert not (tmp_path / "x.jsonl").exists()
 
 
+@pytest.mark.parametrize("fault", ["colour_misvalued=0.1", "off_layout_bet=0.2"])
+def test_simulate_accepts_a_fault_kind_a_games_simulator_declares(fault, tmp_path):
+    """Defect: ``--fault colour_misvalued=0.1`` (American roulette's ``FAULTS``) was refused as unknown."""
+    out = tmp_path / "x.jsonl"
+    res = runner.invoke(app, ["simulate", "--tables", "1", "--hours", "0.1", "--fault", fault, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.exists()
+
+
+def test_simulate_names_the_games_fault_kinds_when_refusing_one(tmp_path):
+    res = runner.invoke(app, ["simulate", "--fault", "colour_misvalue=0.1", "--out", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 2
+    assert "colour_misvalued" in res.output and "off_layout_bet" in res.output and "wrong_payout" in res.output
+
+
 def test_replay_file_json_gives_expected_and_recorded_settlement_of_every_bet(sim_file):
     res = runner.invoke(app, ["replay", "file", str(sim_file), "--format", "json"])
     assert res.exit_code == 1, res.output  # the injected faults are violations

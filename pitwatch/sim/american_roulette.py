@@ -18,9 +18,8 @@ payout table (:data:`WINNINGS`, written from the seeds), never from the rules en
 
 Faults on request: ``late_bet`` (a bet, in colour or value chips, after «No va más»), ``over_limit_bet`` (one
 minimum above the maximum of its kind), ``spin_direction`` (the wheel spun the same way twice), and
-``colour_misvalued`` (rate key): the dealer pays a winning colour bet as if each chip were worth one table
-minimum more than its marker says; labelled ``wrong_payout`` (the framework's fault kinds have no
-colour-chip kind), the detail says so. The framework's ``wrong_payout`` applies too.
+``colour_misvalued`` (this game's own kind, :data:`FAULTS`): the dealer pays a winning colour bet as if each
+chip were worth one table minimum more than its marker says. The framework's ``wrong_payout`` applies too.
 
 State kept in ``table.state``: ``last_direction``; ``colours`` (player_id -> ``(colour, value per chip)``).
 """
@@ -33,6 +32,11 @@ from typing import Any
 from pitwatch.sim.base import TableSpec
 from pitwatch.sim.payouts import Payment, cents_down, roulette_kind, roulette_numbers
 from pitwatch.sim.roulette import MAX_MULTIPLES, _layout
+
+FAULTS: dict[str, frozenset[str]] = {"colour_misvalued": frozenset({"payout_discrepancy"})}
+"""The fault kind only this game injects -> the alert that catches it (:data:`pitwatch.sim.base.SIMULATOR_TRAITS`):
+a colour bet paid at another value than its marker's is settled off what is due (the engine values a colour
+chip at its marker's value, see the module docstring), a ``payout_discrepancy``."""
 
 DROPPABLE = frozenset({"settlement_recorded"})
 """Event types a ``dropped_event`` fault may remove: only settlements (a lost marker would change the value
@@ -248,7 +252,7 @@ def play_round(table: Any, round_id: str, emit: Any, faults: Any) -> list[Paymen
         wrong_value = stake / n + table.min_bet
         right = payments[i]
         payments[i] = payment(bid, spot, wrong_value * n, number)
-        faults.label("wrong_payout", round_id, bid,
-                     f"colour_misvalued: {n} {colour} chips paid at {wrong_value} EUR each instead of the marker's "
+        faults.label("colour_misvalued", round_id, bid,
+                     f"{n} {colour} chips paid at {wrong_value} EUR each instead of the marker's "
                      f"{stake / n} EUR ({payments[i].returned} returned instead of {right.returned})")
     return payments

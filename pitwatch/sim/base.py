@@ -28,8 +28,13 @@ fault                   what happens                               where
 ``wrong_cagnotte``      the cagnotte taken is off by a few chips   chemin de fer, dos paños modules
 ``joined_stake``        a punter joins another's stake             chemin de fer, dos paños modules
 ``association``         two punters stake in lockstep              chemin de fer, dos paños modules
-``off_layout_bet``      a chip on a spot the layout lacks          abreviada module
 ======================  =========================================  ======================
+
+Those are the framework's kinds (:data:`FAULT_KINDS`, :data:`FAULT_ALERTS`). A game's simulator module
+declares the kinds only it injects in its ``FAULTS`` (:data:`SIMULATOR_TRAITS`): ``off_layout_bet``, a chip
+on a spot the layout lacks (:mod:`pitwatch.sim.french_roulette_abreviada`), ``colour_misvalued``, a colour
+bet paid at another value than its marker's (:mod:`pitwatch.sim.american_roulette`). :func:`fault_kinds`
+(what a rate may be given for) and :func:`fault_alerts` (what catches each) are the framework's and the games'.
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
 to the table. With ``dealer_collusion`` on, each table has a ring: its first dealer
@@ -88,10 +93,36 @@ FAULT_ALERTS: dict[str, frozenset[str]] = {
     "wrong_cagnotte": frozenset({"rake_discrepancy"}),
     "joined_stake": frozenset({"prohibited_play"}),
     "association": frozenset({"association"}),
-    "off_layout_bet": frozenset({"invalid_bet"}),
 }
-"""The alert kinds that count as catching each fault kind (``off_layout_bet``: a fault of
-:mod:`pitwatch.sim.french_roulette_abreviada` only, not in :data:`FAULT_KINDS`)."""
+"""The alert kinds that count as catching each of the framework's fault kinds (:data:`FAULT_KINDS`); with
+the kinds the games' simulators declare: :func:`fault_alerts`."""
+
+
+def fault_alerts() -> dict[str, frozenset[str]]:
+    """Every fault kind -> the alert kinds that catch it: :data:`FAULT_ALERTS`, then the ``FAULTS`` of every
+    catalogue game's simulator module (:data:`SIMULATOR_TRAITS`), in catalogue order. A kind two modules
+    declare (or a module and the framework) must be caught by the same alerts: raises ``ValueError`` naming
+    the kind and the module otherwise."""
+    import importlib
+
+    from pitwatch.rules.registry import specs
+
+    out = dict(FAULT_ALERTS)
+    for sp in specs():
+        module = importlib.import_module(sp.simulator)
+        for kind, catching in getattr(module, "FAULTS", {}).items():
+            catching = frozenset(catching)
+            if out.setdefault(kind, catching) != catching:
+                raise ValueError(f"{sp.simulator}.FAULTS: fault kind {kind!r} caught by {sorted(catching)}, "
+                                 f"already declared caught by {sorted(out[kind])}")
+    return out
+
+
+def fault_kinds() -> tuple[str, ...]:
+    """Every fault kind a rate may be given for: :data:`FAULT_KINDS`, then the kinds the catalogue games'
+    simulator modules declare (``FAULTS``), in catalogue order, each once (:func:`fault_alerts`)."""
+    return tuple(fault_alerts())
+
 HIDDEN_BY_DROP = frozenset({"unknown_bet_settled"})
 """Alert kinds that also catch a payout fault (``wrong_payout``, ``dealer_collusion``) on a bet whose
 ``bet_placed`` was dropped (a ``dropped_event`` label on the same bet): the engine cannot know what
@@ -263,11 +294,13 @@ def _jsonable(payload: dict) -> dict:
 
 STRUCTURAL = frozenset({"round_started", "round_ended", "table_opened", "table_closed", "dealer_assigned"})
 
-SIMULATOR_TRAITS = ("DROPPABLE", "MIN_PLAYERS", "RINGS", "PREFIX", "table")
+SIMULATOR_TRAITS = ("DROPPABLE", "MIN_PLAYERS", "RINGS", "PREFIX", "FAULTS", "table")
 """What a game's simulator module (its spec's ``simulator``) may define beside ``play_round``: ``DROPPABLE``, the
 event types a ``dropped_event`` fault may remove (only those whose loss stays inside the round; default none);
 ``MIN_PLAYERS``, the players a table needs before a round (default 2); ``RINGS``, the rings of two players
-its tables play (both stay all evening; default none); ``PREFIX``, two letters of its tables' ids (``RA``), and
+its tables play (both stay all evening; default none); ``PREFIX``, two letters of its tables' ids (``RA``);
+``FAULTS: dict[str, frozenset[str]]``, the fault kinds only it injects -> the alert kinds that catch each
+(default none; a rate may then be given for them and :func:`score` scores them: :func:`fault_alerts`); and
 ``table(table_id, casino_id, ruleset_id) -> TableSpec``, a table of the game with its usual limits: a game added
 on the platform puts its tables on a floor with them (:func:`catalogue_tables`)."""
 
@@ -584,7 +617,7 @@ def simulate(tables: int | list[TableSpec], hours: float, seed: int,
 def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     """Score alerts against injected fault labels.
 
-    A label is *caught* when an alert of a kind in :data:`FAULT_ALERTS` for its fault kind
+    A label is *caught* when an alert of a kind in :func:`fault_alerts` for its fault kind
     exists on the same table and round. An alert is *explained* when its table and round
     carry at least one label (faults in a round can cause several alerts: a dropped bet
     also makes its settlement unknown); a ``float_discrepancy`` (one per session, with no
@@ -593,8 +626,13 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     kind, overall precision,
     and the alerts on clean rounds (should be none). Rings are scored by :func:`score_rings`: the
     labels of :data:`RING_ONLY` kinds and the cross-round detectors' alerts (kinds of
-    :data:`RING_FAULTS`, about a pair, not a round) are left out here.
+    :data:`RING_FAULTS`, about a pair, not a round) are left out here. Raises ``ValueError`` naming a
+    label's kind that is no fault kind (:func:`fault_kinds`).
     """
+    known = fault_alerts()
+    unknown = sorted({lb["kind"] for lb in labels} - set(known))
+    if unknown:
+        raise ValueError(f"labels of unknown fault kinds {unknown}; known: {', '.join(known)}")
     labels = [lb for lb in labels if lb["kind"] not in RING_ONLY]
     alerts = [a for a in alerts if a["kind"] not in RING_FAULTS.values()]
     by_round: dict[tuple[str, str], set[str]] = {}
@@ -609,7 +647,7 @@ def score(labels: list[dict], alerts: list[dict]) -> dict[str, Any]:
     for lb in labels:
         r = recall.setdefault(lb["kind"], {"injected": 0, "caught": 0})
         r["injected"] += 1
-        catching = FAULT_ALERTS[lb["kind"]]
+        catching = known[lb["kind"]]
         if lb["kind"] in ("wrong_payout", "dealer_collusion") and (lb["table_id"], lb.get("bet_id")) in dropped:
             catching = catching | HIDDEN_BY_DROP
         if by_round.get((lb["table_id"], lb["round_id"]), set()) & catching:

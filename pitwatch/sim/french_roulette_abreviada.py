@@ -55,6 +55,10 @@ OFF_LAYOUT: tuple[str, ...] = ("red", "black", "even", "odd", "manque", "passe",
 """Spots of the ordinary roulette the abbreviated layout has no place for (004 L447-L450): the
 ``off_layout_bet`` fault's."""
 
+FAULTS: dict[str, frozenset[str]] = {"off_layout_bet": frozenset({"invalid_bet"})}
+"""The fault kind only this game injects -> the alert that catches it (:data:`pitwatch.sim.base.SIMULATOR_TRAITS`):
+a bet off the abbreviated layout is the engine's ``invalid_bet`` (see the module docstring)."""
+
 DROPPABLE = frozenset({"settlement_recorded"})
 """Event types a ``dropped_event`` fault may remove: only settlements (a lost spin would change the next
 spin's direction check)."""
