@@ -116,14 +116,27 @@ def simulate(
     seed: int = typer.Option(7, help="Random seed: same seed, same evening."),
     fault: list[str] = typer.Option([], "--fault", help="Override a fault rate, e.g. --fault wrong_payout=0.05 (repeatable)."),
     no_faults: bool = typer.Option(False, "--no-faults", help="Inject no faults: every round clean."),
+    ruleset: list[str] = typer.Option(
+        [], "--ruleset", help="Also a table of this ruleset of a game added on the game platform, e.g. "
+        "--ruleset boule.galicia (repeatable; American roulette, abreviada, boule, wheel of fortune)."),
 ):
-    """Simulate a casino evening with labelled faults and write it as JSONL."""
+    """Simulate a casino evening with labelled faults and write it as JSONL: TABLES tables of the default
+    floor (French roulette, blackjack, punto y banca, póquer en círculo), and a table per --ruleset."""
     from pitwatch.sim import write_simulation
+    from pitwatch.sim.base import catalogue_tables, default_floor
 
     rates = _parse_rates(fault, no_faults)
+    floor = default_floor(tables)
+    if ruleset:
+        extra = catalogue_tables(tables + 1, list(ruleset))
+        unknown = sorted(set(ruleset) - {t.ruleset_id for t in extra})
+        if unknown:
+            placeable = ", ".join(t.ruleset_id for t in catalogue_tables(tables + 1))
+            _fail(f"no simulated table for ruleset(s) {', '.join(unknown)} (--ruleset takes: {placeable})")
+        floor += extra
     with _progress() as progress:
         task = progress.add_task("simulating", total=None)
-        n, labels = write_simulation(out, tables=tables, hours=hours, seed=seed, fault_rates=rates,
+        n, labels = write_simulation(out, tables=floor, hours=hours, seed=seed, fault_rates=rates,
                                      progress=lambda k: progress.update(task, completed=k))
     console.print(f"wrote {n} events to {out} and {labels} fault labels to {out}.labels.jsonl", soft_wrap=True, highlight=False)
 

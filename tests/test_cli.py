@@ -52,6 +52,20 @@ def test_simulate_refuses_a_bad_fault_rate(bad, tmp_path):
     assert not (tmp_path / "x.jsonl").exists()
 
 
+def test_simulate_puts_a_table_of_each_ruleset_asked_for_on_the_floor(tmp_path):
+    """``--ruleset`` adds a table of a game added on the platform; one it has no table for is refused (exit
+    2, naming it and listing the ones it takes) and nothing is written."""
+    out = tmp_path / "x.jsonl"
+    res = runner.invoke(app, ["simulate", "--tables", "1", "--hours", "0.2", "--ruleset", "boule.espana",
+                              "--ruleset", "american_roulette.galicia", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    games = {json.loads(line)["game"] for line in out.read_text().splitlines()}
+    assert games == {"french_roulette", "boule", "american_roulette"}
+    bad = runner.invoke(app, ["simulate", "--ruleset", "boule.mars", "--out", str(tmp_path / "y.jsonl")])
+    assert bad.exit_code == 2 and "boule.mars" in bad.output and "boule.galicia" in bad.output
+    assert not (tmp_path / "y.jsonl").exists()
+
+
 @pytest.mark.parametrize("fault", ["colour_misvalued=0.1", "off_layout_bet=0.2"])
 def test_simulate_accepts_a_fault_kind_a_games_simulator_declares(fault, tmp_path):
     """Defect: ``--fault colour_misvalued=0.1`` (American roulette's ``FAULTS``) was refused as unknown."""
