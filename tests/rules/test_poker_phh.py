@@ -14,7 +14,7 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from pitwatch.rules.base import RoundVerdict
 from pitwatch.rules.engine import replay
@@ -123,6 +123,7 @@ def _random_hand(players: int, stacks: list[int], seed: int) -> HandHistory:
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 9), stacks=st.lists(st.integers(1, 300), min_size=9, max_size=9),
        seed=st.integers(0, 2**32))
+@example(players=3, stacks=[2, 1, 2, 1, 1, 1, 1, 1, 1], seed=230)  # a re-raise after a short all-in
 def test_random_hands_pokerkit_plays_are_paid_as_the_engine_derives(players, stacks, seed):
     """Property: for any hand pokerkit plays, the engine finds no violation (its awards are
     pokerkit's) but where the two part on purpose: pokerkit gives the odd cents of a split pot all to
@@ -133,6 +134,10 @@ def test_random_hands_pokerkit_plays_are_paid_as_the_engine_derives(players, sta
     hh = _random_hand(players, [s + 2 for s in stacks[:players]], seed)
     events = list(events_of([hh]))
     (v,) = _verdicts(events)
+    # pokerkit lets a player who already acted raise again after a short all-in; Andalucía does not
+    # (004 L4420-L4423, VII.2: the engine flags it, test_poker_betting's short all-in test): not a hand to
+    # compare payments on
+    assume(not any(x.kind == "illegal_decision" and "after a short all-in" in x.message for x in v.violations))
     if v.violations:
         winners = max(sum(1 for a in op.amounts if a) for op in list(hh)[-1].operations
                       if type(op).__name__ == "ChipsPushing")
