@@ -73,12 +73,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
+from pitwatch.catalogue import GAME_IDS
 from pitwatch.cli import app
 from pitwatch.detectors import association, chip_dumping, pairs, soft_play, two_tables, whipsaw
 from pitwatch.detectors.digest import TableMark, read_watch_message
 from pitwatch.detectors.watch import CasinoWatch
 from pitwatch.replay import replay_lines
-from pitwatch.sim.base import FAULT_KINDS, POKER_RINGS, TableSpec, default_floor, simulate
+from pitwatch.sim.base import FAULT_KINDS, POKER_RINGS, TableSpec, catalogue_tables, default_floor, simulate
 from pitwatch.streams.processor import BatchProcessor, BatchResult, InMessage, OutMessage
 from pitwatch.streams.topics import TOPIC_ROUND_DIGESTS
 from pitwatch.streams.watch import WatchProcessor
@@ -88,14 +89,19 @@ from typer.testing import CliRunner
 runner = CliRunner()
 
 FLOOR: dict[str, list[TableSpec]] = defaultdict(list)
-for _spec in default_floor(16, chemin_de_fer=2, dos_panos=4):
-    FLOOR[_spec.game].append(_spec)
-GAMES = tuple(sorted(FLOOR))
-"""Every game family the simulator plays: french roulette, blackjack and punto y banca (each under
-the rulesets of Galicia, Andalucía and Asturias), póquer en círculo (two hold'em tables of
-Andalucía), chemin de fer (Galicia, Andalucía) and bacará a dos paños (both jurisdictions, a
-limited and a free bank)."""
-assert set(GAMES) == {"french_roulette", "blackjack", "punto_banca", "poker", "chemin_de_fer", "bacara_dos_panos"}
+_DEFAULT = default_floor(16, chemin_de_fer=2, dos_panos=4)  # tables numbered 01-22
+for _table in _DEFAULT + catalogue_tables(len(_DEFAULT) + 1):  # the games added on the platform: 23 on
+    FLOOR[_table.game].append(_table)
+assert len({s.table_id for ss in FLOOR.values() for s in ss}) == sum(len(ss) for ss in FLOOR.values())
+GAMES = tuple(sorted(GAME_IDS))
+"""Every game of the catalogue (:data:`pitwatch.catalogue.GAME_IDS`): french roulette, blackjack and punto
+y banca (each under the rulesets of Galicia, Andalucía and Asturias), póquer en círculo (two hold'em tables
+of Andalucía), chemin de fer (Galicia, Andalucía), bacará a dos paños (both jurisdictions, a limited and a
+free bank), and the games added on the platform, a table for each of their shipped rulesets
+(:func:`pitwatch.sim.base.catalogue_tables`): american roulette, ruleta francesa abreviada, boule and the
+wheel of fortune."""
+assert set(FLOOR) == set(GAMES), set(GAMES) ^ set(FLOOR)
+assert {"french_roulette", "blackjack", "punto_banca", "poker", "chemin_de_fer", "bacara_dos_panos"} <= set(GAMES)
 
 PER_EVENT_FAULTS = frozenset({"dropped_event", "duplicated_event"})
 """Fault kinds whose rate is per event (the others: per round)."""
@@ -112,17 +118,39 @@ allow. ``two_tables`` is of the evening, not of a round: one of a poker table's 
 another poker table of the same casino too (his id in place of one of that table's players'), which
 the rules allow each table and the two-tables detector of the watch stage flags (004 L4274-L4275)."""
 
-LAYOUT_GAMES = ("french_roulette", "blackjack", "punto_banca", "chemin_de_fer", "bacara_dos_panos")
+LAYOUT_GAMES = tuple(g for g in GAMES if g != "poker")
 """The games whose players stake with ``bet_placed`` on a spot and are paid by a ``settlement_recorded``
-of that bet (the banked games, and the stakes against the bank at chemin de fer and dos paños)."""
+of that bet: every game but póquer en círculo (the banked games, the stakes against the bank at chemin
+de fer and dos paños, and the games added on the platform)."""
+
+FIRST_LAYOUT_GAMES = ("french_roulette", "blackjack", "punto_banca", "chemin_de_fer", "bacara_dos_panos")
+"""The layout games of the first floor, for which :func:`inject` has a fixed spot (any round, with bets
+or not); at the others an injected bet copies the spot of a bet already placed in the round."""
+
+OFF_LAYOUT = {"french_roulette": ("split:1-5", {}), "blackjack": ("main", {"box": 9}), "punto_banca": ("red", {}),
+              "chemin_de_fer": ("pano1", {}), "bacara_dos_panos": ("punto", {}),
+              "american_roulette": ("split:1-5", {}), "french_roulette_abreviada": ("red", {}),
+              "boule": ("split:1-2", {}), "wheel_of_fortune": ("red", {})}
+"""A well-formed spot (of the contract's grammar, another game's word) that is not on each layout game's
+layout, and what else the bet carries. A table, as no game says what is *not* on its layout: 1 and 5 are
+not adjacent on the roulette cloth, the abreviada has no even chances, the boule no splits, the wheel of
+fortune no colours; punto y banca has no red, chemin de fer no paño, dos paños no punto (its ``banco``, the
+whole bank on both paños, is a stake of the game: it was the entry here until ``ALL_ON`` put an off-layout
+bet at dos paños and found nothing), blackjack no ninth box."""
+
+LAYOUT_INJECTIONS = ("late_bet", "off_layout_bet", "over_maximum_bet", "below_minimum_bet", "withdrawn_after_close",
+                     "unknown_bet_settled")
+"""The injections of a bet on the layout, or its settlement: they fit every game of :data:`LAYOUT_GAMES`."""
 
 ONLY: dict[str, tuple[str, ...]] = {
-    **{k: LAYOUT_GAMES for k in ("late_bet", "off_layout_bet", "over_maximum_bet", "below_minimum_bet",
-                                 "illegal_decision", "withdrawn_after_close", "unknown_bet_settled")},
+    **{k: LAYOUT_GAMES for k in LAYOUT_INJECTIONS},
+    "illegal_decision": FIRST_LAYOUT_GAMES,
     "insurance_over_half": ("blackjack",),
     "two_tables": ("poker",),
 }
-"""Injections that fit some games only. Insurance is a blackjack bet. A póquer en círculo hand has no
+"""Injections that fit some games only. Insurance is a blackjack bet. The illegal decisions are those
+of the first floor (a double on one card, en prison off zero, a blackjack decision at the baccarat
+games); the games added on the platform have no player decision to get wrong. A póquer en círculo hand has no
 bet on a layout, no «No va más» and no settlement of a bet: its stakes are ``poker_action`` events in
 turn and the pot is awarded (``pot_awarded``), so a bet placed late, off the layout, above the maximum
 or below the minimum, withdrawn after the close or settled unknown, and a decision of another game, are
@@ -198,12 +226,14 @@ ALL_ON = Evening(
     seed=11, specs=[FLOOR[g][0] for g in GAMES] + FLOOR["poker"][1:], hours=0.5,
     rates={k: (0.02 if k in PER_EVENT_FAULTS else 1.0 if k in ("chips_missing", *POKER_RINGS) else 0.3)
            for k in FAULT_KINDS},
-    injections=[(k, t, r) for i, k in enumerate(INJECTIONS) for t, r in ((i, 2 * i + 1), (i + 1, 3 * i + 2))],
+    injections=[(k, t, r) for i, k in enumerate(INJECTIONS) for t, r in ((i, 2 * i + 1), (i + 1, 3 * i + 2))]
+    + [(k, t, 5 * t + i) for i, k in enumerate(LAYOUT_INJECTIONS) for t in range(len(LAYOUT_GAMES))],
     invalid=[(k, i, 40 * i + 7, i % 2 == 0) for i, k in enumerate(INVALID_LINES)],
     partitions=2, batch=50, flush_every=5, crashes=frozenset({3, 8}), crash_stores_state=True, order_seed=1)
-"""Every fault kind on, every injection (twice), every kind of invalid line, every game (and a second
-poker table: a player at two tables). The poker rings play every hand they can (else half an hour of
-hold'em, a dozen hands, may not deal a soft-play or whipsaw pattern at all)."""
+"""Every fault kind on, every injection (twice), every layout injection at every layout game, every kind
+of invalid line, every game (and a second poker table: a player at two tables). The poker rings play
+every hand they can (else half an hour of hold'em, a dozen hands, may not deal a soft-play or whipsaw
+pattern at all)."""
 
 
 def _spec(table_id: str) -> TableSpec:
@@ -296,9 +326,17 @@ def inject(t: Table, kind: str, round_id: str) -> bool:
     ended = t.find(round_id, "round_ended")
     bets = t.round_events(round_id, "bet_placed")
     player = ("player", "P-INJECTED")
-    spot = {"french_roulette": "red", "blackjack": "main", "punto_banca": "banca", "chemin_de_fer": "punto",
-            "bacara_dos_panos": "pano1", "poker": ""}[game]
-    box = {"box": 1 + rng.randrange(spec.seats)} if game in ("blackjack", "chemin_de_fer", "bacara_dos_panos") else {}
+    if game in FIRST_LAYOUT_GAMES or game == "poker":
+        spot = {"french_roulette": "red", "blackjack": "main", "punto_banca": "banca", "chemin_de_fer": "punto",
+                "bacara_dos_panos": "pano1", "poker": ""}[game]
+        box = {"box": 1 + rng.randrange(spec.seats)} if game in ("blackjack", "chemin_de_fer",
+                                                                 "bacara_dos_panos") else {}
+        straight = "straight:17" if game == "french_roulette" else spot
+    else:  # the spot (and box: a boule paño) of a bet of the round: on the layout, whatever the game
+        if not bets:
+            return False
+        spot, straight = bets[0]["spot"], bets[0]["spot"]
+        box = {"box": bets[0]["box"]} if bets[0].get("box") is not None else {}
 
     def bet(near: dict, spot: str, stake: str, **extra: Any) -> dict:
         bid = f"{spec.table_id}-X{rng.randrange(10**6):06d}"
@@ -310,15 +348,12 @@ def inject(t: Table, kind: str, round_id: str) -> bool:
             return False
         t.insert(closed + 1, bet(t.entries[closed][1], spot, stake_of(spec, 1)))
     elif kind == "off_layout_bet":  # well-formed spot that is not on the game's layout
-        bad = {"french_roulette": ("split:1-5", {}), "blackjack": ("main", {"box": 9}),
-               "punto_banca": ("red", {}), "chemin_de_fer": ("pano1", {}), "bacara_dos_panos": ("banco", {})}[game]
+        bad = OFF_LAYOUT[game]
         t.insert(start + 1, bet(started, bad[0], stake_of(spec, 1), **bad[1]))
     elif kind == "over_maximum_bet":  # far above the table maximum
-        spot_ = "straight:17" if game == "french_roulette" else spot
-        t.insert(start + 1, bet(started, spot_, f"{spec.max_bet * 10:.2f}"))
+        t.insert(start + 1, bet(started, straight, f"{spec.max_bet * 10:.2f}"))
     elif kind == "below_minimum_bet":  # half the table minimum
-        spot_ = "straight:17" if game == "french_roulette" else spot
-        t.insert(start + 1, bet(started, spot_, f"{spec.min_bet / 2:.2f}"))
+        t.insert(start + 1, bet(started, straight, f"{spec.min_bet / 2:.2f}"))
     elif kind == "illegal_decision":
         if game == "blackjack":  # a double on a hand holding one card
             first = next((i for i, (how, e) in enumerate(t.entries) if how == "sim" and e.get("round_id") == round_id
@@ -852,9 +887,9 @@ def test_live_replay_round_and_replay_file_agree_on_every_round(ev, chdb_path, t
 
 def test_the_explicit_example_exercises_every_fault_rule_break_and_invalid_line():
     """``ALL_ON``, which the property always runs, does exercise what it claims: every game's tables
-    play, the simulator injects every fault kind but one, every injection and kind of invalid line
-    goes in, and each kind of finding they should cause is there, a cross-round alert among them
-    (the comparison is not one of empty sets)."""
+    play, the simulator injects every fault kind but one, every injection (every layout injection at every
+    layout game) and kind of invalid line goes in, and each kind of finding they should cause is there, a
+    cross-round alert among them (the comparison is not one of empty sets)."""
     events, labels = simulate(ALL_ON.specs, ALL_ON.hours, ALL_ON.seed, fault_rates=ALL_ON.rates)
     assert len(list(events)) > 1000
     # a whipsaw needs the ring's two partners and a third player raising around each other, which a
@@ -865,13 +900,22 @@ def test_the_explicit_example_exercises_every_fault_rule_break_and_invalid_line(
     kinds: Counter = Counter()
     cross: Counter = Counter()
     games: set[str] = set()
+    at: dict[str, set[str]] = defaultdict(set)
     invalid = 0
     for item in replay_lines(ln for table in lines.values() for ln in table):
         kinds.update(a.kind for a in item.alerts)
         cross.update(a.kind for a in item.alerts if (a.kind, a.citation) in CROSS_ROUND)
         games.update([item.verdict.game] if item.verdict else [])
+        if item.verdict:
+            at[item.verdict.game].update(a.kind for a in item.alerts)
         invalid += item.error is not None
     assert games == set(GAMES)
+    # every layout injection went in at every layout game (each game's first table), and was found there:
+    # the late bet and the withdrawal after «No va más», the bet off the layout, the limits, the ghost paid
+    assert done["off_layout_bet"] >= len(LAYOUT_GAMES), done
+    for game in LAYOUT_GAMES:
+        assert {"past_posting", "invalid_bet", "bet_above_maximum", "bet_below_minimum",
+                "unknown_bet_settled"} <= at[game], (game, at[game])
     assert {"payout_discrepancy", "past_posting", "bet_above_maximum", "dealer_misdraw", "spin_direction",
             "illegal_decision", "sequence_gap", "duplicate_event", "invalid_bet", "unknown_bet_settled",
             "rejected_event", "bet_below_minimum", "procedure", "float_discrepancy", "rake_discrepancy",
