@@ -316,6 +316,36 @@ def spin_violations(ctx: TableContext, spins: list[tuple[str, str]], direction: 
     return []
 
 
+def spot_violations(ctx: TableContext, bet: Bet) -> tuple[Spot | None, list[Violation]]:
+    """``bet``'s spot and what is wrong with it: ``(None, [invalid_bet])`` for a code not on the layout;
+    else the spot and its stake's violations against the limits of its kind (:func:`bet_limits`:
+    ``bet_below_minimum`` / ``bet_above_maximum``, or ``procedure`` when an option leaves them unknown).
+    Source: 000 L159-L163; 004 L328-L352."""
+    try:
+        spot = parse_spot(bet.spot)
+    except RuleError as exc:
+        return None, [Violation(ViolationKind.INVALID_BET, f"bet {bet.bet_id}: {exc}", ctx.ruleset.cite("layout"),
+                                (bet.event_id,), bet.bet_id, bet.player_id, bet.stake)]
+    try:
+        lo, hi, cite = bet_limits(ctx, spot.kind)
+    except RuleError as exc:
+        return spot, [Violation(ViolationKind.PROCEDURE, f"limits of {spot.kind} unknown: {exc}",
+                                ctx.ruleset.cite("limit_minimum"), (bet.event_id,), bet.bet_id, bet.player_id)]
+    return spot, limit_violations(bet, lo, hi, cite, f"{bet.spot} ({spot.kind})")
+
+
+def after_the_ball(ctx: TableContext, bet: Bet, number: int | None, ball_event: str | None,
+                   bets_closed: bool) -> list[Violation]:
+    """``past_posting`` for a bet placed once the ball landed (``number``, event ``ball_event``) when no
+    «No va más» was recorded (``bets_closed`` false; after it, the engine flags the bet itself)."""
+    if number is None or bets_closed:
+        return []
+    return [Violation(ViolationKind.PAST_POSTING,
+                      f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after the ball landed",
+                      ctx.ruleset.cite("no_more_bets"), (bet.event_id, ball_event or ""), bet.bet_id,
+                      bet.player_id, bet.stake)]
+
+
 def second_ball(ctx: TableContext, number: int | None, ball_event: str | None, landed: int,
                 eid: str) -> list[Violation]:
     """A ``procedure`` violation if a spin that already has a result (``number``, from event
@@ -414,25 +444,10 @@ class RouletteRound(GameRound):
     def on_bet(self, bet: Bet) -> list[Violation]:
         """Validate the spot (``invalid_bet``) and the limits of its kind; flag a bet placed
         after the ball landed when no «No va más» was recorded (``past_posting``)."""
-        out: list[Violation] = []
-        try:
-            spot = parse_spot(bet.spot)
-        except RuleError as exc:
-            return [Violation(ViolationKind.INVALID_BET, f"bet {bet.bet_id}: {exc}", self._cite("layout"),
-                              (bet.event_id,), bet.bet_id, bet.player_id, bet.stake)]
-        try:
-            lo, hi, cite = bet_limits(self.ctx, spot.kind)
-        except RuleError as exc:
-            out.append(Violation(ViolationKind.PROCEDURE, f"limits of {spot.kind} unknown: {exc}",
-                                 self._cite("limit_minimum"), (bet.event_id,), bet.bet_id, bet.player_id))
-        else:
-            out.extend(limit_violations(bet, lo, hi, cite, f"{bet.spot} ({spot.kind})"))
-        if self.number is not None and not self.bets_closed:
-            out.append(Violation(
-                ViolationKind.PAST_POSTING,
-                f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after the ball landed",
-                self._cite("no_more_bets"), (bet.event_id, self.ball_event or ""), bet.bet_id,
-                bet.player_id, bet.stake))
+        spot, out = spot_violations(self.ctx, bet)
+        if spot is None:
+            return out
+        out.extend(after_the_ball(self.ctx, bet, self.number, self.ball_event, self.bets_closed))
         if bet.bet_id in self.prisoners:
             out.append(Violation(ViolationKind.PROCEDURE,
                                  f"bet id {bet.bet_id} reused while that bet is in prison",

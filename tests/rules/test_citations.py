@@ -449,6 +449,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/roulette.py:bet_limits": ["minimo", "maximo"],
     "pitwatch/rules/roulette.py:limits_of": ["mismos principios", "previstas para la ruleta francesa"],
     "pitwatch/rules/roulette.py:spin_violations": ["sentido opuesto"],
+    "pitwatch/rules/roulette.py:spot_violations": ["minimo", "maximo"],
     "pitwatch/rules/roulette.py:refund_amount": ["mitad", "reintegro"],
     "pitwatch/rules/roulette.py:held_amount": ["prision", "mantener", "mantenida"],
     "pitwatch/rules/roulette.py:half_back_allowed": ["minimo de la mesa", "apuesta minima"],

@@ -20,28 +20,15 @@ from typing import Mapping
 from pitwatch.rules.american_roulette.model import AmericanRouletteRuleset
 from pitwatch.rules.base import Ruleset
 from pitwatch.rules.edges.common import EdgeLine, ratio_text
+from pitwatch.rules.edges.roulette import EXAMPLES as FRENCH_EXAMPLES
+from pitwatch.rules.edges.roulette import POCKETS
 from pitwatch.rules.models.roulette import KIND_NAMES
-from pitwatch.rules.roulette import SPOTS, Spot, parse_spot
+from pitwatch.rules.roulette import Spot, parse_spot
 from pitwatch.rules.spec import EdgeCalculation
 
-POCKETS = sum(1 for s in SPOTS.values() if s.kind == "straight")
-"""Pockets of the wheel: one per straight-up code, 0..36 (37)."""
-
-EXAMPLES: tuple[tuple[str, str, str], ...] = (
-    ("straight", "", "straight:17"),
-    ("split", "", "split:17-20"),
-    ("street", "", "street:16-17-18"),
-    ("street", "0-1-2 / 0-2-3", "street:0-1-2"),
-    ("corner", "", "corner:17-18-20-21"),
-    ("corner", "0-1-2-3", "corner:0-1-2-3"),
-    ("sixline", "", "sixline:16-17-18-19-20-21"),
-    ("column", "", "column:2"),
-    ("dozen", "", "dozen:2"),
-    ("columns", "", "columns:1-2"),
-    ("dozens", "", "dozens:1-2"),
-    ("simple", "", "red"),
-)
-"""A spot code of every bet kind (the 0-1-2 / 0-2-3 streets and the 0-1-2-3 corner apart)."""
+EXAMPLES: tuple[tuple[str, str, str], ...] = FRENCH_EXAMPLES + (("simple", "", "red"),)
+"""A spot code of every bet kind: French roulette's (:data:`pitwatch.rules.edges.roulette.EXAMPLES`) and a
+simple chance."""
 
 
 def _model(ruleset: Ruleset) -> AmericanRouletteRuleset:

@@ -33,17 +33,18 @@ from pitwatch.rules.base import (
     RuleError,
     Violation,
     ViolationKind,
-    limit_violations,
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L459-L464, L547-L552
     RED,
     SIMPLE_CHANCES,
+    after_the_ball,
     bet_limits,
     parse_spot,
     second_ball,
     simple_min_multiple,
     spin_violations,
+    spot_violations,
     tier,
 )
 from pitwatch.schemas.money import ZERO
@@ -164,19 +165,11 @@ class AmericanRouletteRound(GameRound):
         """Validate the spot (``invalid_bet``), the limits of its kind, in Andalucía that its winnings are
         payable with the table minimum (004 L561-L562); flag a bet placed after the ball landed without
         «No va más» (``past_posting``) and a colour bet in another player's colour."""
-        out: list[Violation] = self._notes.pop(bet.bet_id, [])
-        try:
-            spot = parse_spot(bet.spot)
-        except RuleError as exc:
-            return [Violation(ViolationKind.INVALID_BET, f"bet {bet.bet_id}: {exc}", self._cite("layout"),
-                              (bet.event_id,), bet.bet_id, bet.player_id, bet.stake)]
-        try:
-            lo, hi, cite = bet_limits(self.ctx, spot.kind)
-        except RuleError as exc:
-            out.append(Violation(ViolationKind.PROCEDURE, f"limits of {spot.kind} unknown: {exc}",
-                                 self._cite("limit_minimum"), (bet.event_id,), bet.bet_id, bet.player_id))
-        else:
-            out.extend(limit_violations(bet, lo, hi, cite, f"{bet.spot} ({spot.kind})"))
+        notes = self._notes.pop(bet.bet_id, [])
+        spot, found = spot_violations(self.ctx, bet)
+        if spot is None:
+            return found
+        out: list[Violation] = notes + found
         rules = rules_of(self.ctx)
         if rules.colours.payable_with_minimum and self.ctx.min_bet > 0:
             winnings = bet.stake * rules.payouts.ratio(spot.kind)
@@ -186,12 +179,7 @@ class AmericanRouletteRound(GameRound):
                     f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot}: its winnings {winnings} EUR are not "
                     f"payable with table-minimum chips of {self.ctx.min_bet} EUR",
                     self._cite("payable_with_minimum"), (bet.event_id,), bet.bet_id, bet.player_id))
-        if self.number is not None and not self.bets_closed:
-            out.append(Violation(
-                ViolationKind.PAST_POSTING,
-                f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after the ball landed",
-                self._cite("no_more_bets"), (bet.event_id, self.ball_event or ""), bet.bet_id,
-                bet.player_id, bet.stake))
+        out.extend(after_the_ball(self.ctx, bet, self.number, self.ball_event, self.bets_closed))
         return out
 
     # ------------------------------------------------------------------ game events

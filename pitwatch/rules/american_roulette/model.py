@@ -9,13 +9,12 @@ are French roulette's sections (:class:`~pitwatch.rules.models.roulette.Roulette
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import ClassVar, Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
 from pitwatch.rules.models.common import Ratio, RulesetModel, RulesetOptions, Section, Switch, decimal_text
-from pitwatch.rules.models.roulette import KIND_NAMES, RouletteLimits, RoulettePayouts
+from pitwatch.rules.models.roulette import KIND_NAMES, RouletteLimits, RoulettePayouts, check_limit_options
 
 
 class AmericanOptions(RulesetOptions):
@@ -90,13 +89,7 @@ class AmericanRouletteRuleset(RulesetModel):
 
     @model_validator(mode="after")
     def _options_within_the_law(self) -> Self:
-        multiple = Decimal(self.options.simple_chance_min_multiple)
-        top = self.limits.simple_chance_min_multiple_max
-        if not Decimal(1) <= multiple <= top:
-            raise ValueError(f"options.simple_chance_min_multiple {multiple} is not between 1 and "
-                             f"limits.simple_chance_min_multiple_max {top}")
-        if self.options.max_rule == "authorisation" and "limit_authorisation" not in self.citations:
-            raise ValueError("options.max_rule 'authorisation' needs citation 'limit_authorisation'")
+        check_limit_options(self.options, self.limits, self.citations)
         if self.colours.payable_with_minimum and "payable_with_minimum" not in self.citations:
             raise ValueError("colours.payable_with_minimum needs citation 'payable_with_minimum'")
         return self

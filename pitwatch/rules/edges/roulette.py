@@ -40,7 +40,7 @@ POCKETS = sum(1 for s in SPOTS.values() if s.kind == "straight")
 ZERO_FATES = ("en_prison", "half_back")
 """The two fates of a simple chance struck by a zero (``options.zero_default`` values)."""
 
-_EXAMPLES: tuple[tuple[str, str, str], ...] = (
+EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("straight", "", "straight:17"),
     ("split", "", "split:17-20"),
     ("street", "", "street:16-17-18"),
@@ -130,7 +130,7 @@ def edge_table(ruleset: Ruleset, options: Mapping[str, str] | None = None) -> li
     under the table's zero rule and under the other one."""
     m = _model(ruleset)
     out: list[EdgeLine] = []
-    for kind, variant, code in _EXAMPLES:
+    for kind, variant, code in EXAMPLES:
         spot = parse_spot(code)
         n = len(spot.numbers)
         ratio = m.payouts.ratio(kind)

@@ -8,7 +8,7 @@ Sources: Galicia ``000_e1555249d49967be.txt`` L81-L193 («01 Ruleta francesa»);
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Mapping, Self
 
 from pydantic import Field, field_validator, model_validator
 
@@ -167,15 +167,23 @@ class RouletteRuleset(RulesetModel):
 
     @model_validator(mode="after")
     def _options_within_the_law(self) -> Self:
-        multiple = Decimal(self.options.simple_chance_min_multiple)
-        top = self.limits.simple_chance_min_multiple_max
-        if not Decimal(1) <= multiple <= top:
-            raise ValueError(f"options.simple_chance_min_multiple {multiple} is not between 1 and "
-                             f"limits.simple_chance_min_multiple_max {top}")
-        if self.options.max_rule == "authorisation" and "limit_authorisation" not in self.citations:
-            raise ValueError("options.max_rule 'authorisation' needs citation 'limit_authorisation'")
+        check_limit_options(self.options, self.limits, self.citations)
         return self
 
 
-__all__ = ["KIND_NAMES", "RouletteLimits", "RouletteMaxMultiples", "RouletteOptions", "RoulettePayouts",
+def check_limit_options(options: Any, limits: RouletteLimits, citations: Mapping[str, str]) -> None:
+    """The limit options of a ruleset with French roulette's limits (French and American roulette): the
+    simple chances' minimum multiple (``options.simple_chance_min_multiple``) between 1 and
+    ``limits.simple_chance_min_multiple_max``, and ``options.max_rule = "authorisation"`` only with a
+    ``limit_authorisation`` citation. Raises ``ValueError`` naming the key otherwise."""
+    multiple = Decimal(options.simple_chance_min_multiple)
+    top = limits.simple_chance_min_multiple_max
+    if not Decimal(1) <= multiple <= top:
+        raise ValueError(f"options.simple_chance_min_multiple {multiple} is not between 1 and "
+                         f"limits.simple_chance_min_multiple_max {top}")
+    if options.max_rule == "authorisation" and "limit_authorisation" not in citations:
+        raise ValueError("options.max_rule 'authorisation' needs citation 'limit_authorisation'")
+
+
+__all__ = ["KIND_NAMES", "check_limit_options", "RouletteLimits", "RouletteMaxMultiples", "RouletteOptions", "RoulettePayouts",
            "RouletteRuleset", "RouletteZero"]
