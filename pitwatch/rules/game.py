@@ -26,6 +26,7 @@ from pitwatch.rules.base import (
     load_ruleset,
 )
 from pitwatch.rules.book import Book
+from pitwatch.schemas.envelope import EventBase, RoundEvent
 from pitwatch.schemas.money import ZERO
 
 _SCALARS = (str, int, bool, float, type(None))
@@ -168,18 +169,18 @@ class GameRound:
         """
         return []
 
-    def bet_of(self, event: Any, event_id: str) -> Bet:
+    def bet_of(self, event: RoundEvent, event_id: str) -> Bet:
         """The :class:`Bet` an event of :attr:`bet_events` places (stake in euros). Raises
         :class:`~pitwatch.rules.base.RuleError` for a bet the rules cannot value (the event is then
         not applied)."""
         raise NotImplementedError(f"{type(self).__name__} places no bet with {event.type}")
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: RoundEvent) -> list[Violation]:
         """Apply a game event (``wheel_spun``, ``ball_landed``, ``card_dealt``,
         ``player_decision``); return the violations it reveals at once."""
         return []
 
-    def reopens_betting(self, event: Any) -> bool:
+    def reopens_betting(self, event: RoundEvent) -> bool:
         """Whether ``event`` (a game event, after :meth:`on_event` applied it) opens a new betting window
         in the round: craps' dice rolled open the window of the next roll, so a bet placed after them
         and before the next «No va más» is not past-posting. A one-window game (roulette, blackjack,
@@ -218,12 +219,12 @@ class GameRound:
         Empty unless the game records them (poker does)."""
         return ()
 
-    def on_movement(self, event: Any) -> list[Violation]:
+    def on_movement(self, event: EventBase) -> list[Violation]:
         """A chip or cash movement (``chips_bought``, ``chips_cashed``...) while this round is open;
         the violations it reveals (poker: chips added to a stack once the hand has begun)."""
         return []
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """Apply a table-level event (shoe loaded/cut/burned, limits changed) for this game."""
         return []

@@ -100,6 +100,10 @@ class EventBase(BaseModel):
     round_id: Id | None = None
     occurred_at: UtcMs
     actor: Actor
+    if TYPE_CHECKING:
+        type: str
+        """The event type (each event class narrows it to its own ``Literal``, the union's discriminator).
+        Declared for the type checker only: at run time the field is each subclass's own."""
 
     @field_validator("event_id", mode="before")
     @classmethod
