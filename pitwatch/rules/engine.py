@@ -22,9 +22,10 @@ Common rules enforced here, for every game:
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from pitwatch.rules.accounting import FLOAT_CITATION, bet_figures, movement_of
 from pitwatch.rules.base import (
@@ -44,14 +45,34 @@ from pitwatch.rules.book import Book
 from pitwatch.rules.edges import WIN_PLACES, bet_variance, house_edge
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.games import GAMES, spec
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import (
+    BetPlaced,
+    BetsClosed,
+    BetWithdrawn,
+    ChipsBought,
+    ChipsCashed,
+    CommissionCollected,
+    DealerAssigned,
+    LimitsChanged,
+    RoundEnded,
+    RoundStarted,
+    RoundVoided,
+    SettlementRecorded,
+    TableClosed,
+    TableCredit,
+    TableFill,
+    TableOpened,
+    TipReceived,
+)
 from pitwatch.schemas.money import ZERO
+
+Output = RoundVerdict | Violation
+"""What applying an event gives: the verdict of each round it ends and the table-level violations it reveals."""
 
 _EDGES: dict[tuple[str, str, tuple[tuple[str, str], ...], str], tuple[Fraction, Fraction]] = {}
 """House edge and variance per unit per (ruleset id, content hash, table options, spot): a pure
 function's cache."""
-
-MOVEMENT_EVENTS = frozenset({"chips_bought", "chips_cashed", "table_fill", "table_credit", "tip_received"})
-"""Table-level chip and cash events (``table_opened``/``table_closed`` carry movements too)."""
 
 ENGINE_CITATION = "pitwatch engine (no regulation: event stream integrity)"
 
@@ -98,7 +119,7 @@ def _edge(ctx: TableContext | None, spot: str) -> tuple[Fraction, Fraction]:
 class _OpenRound:
     __slots__ = ("game_round", "events", "violations", "started_at", "voided", "refused")
 
-    def __init__(self, game_round: GameRound, started_at: Any):
+    def __init__(self, game_round: GameRound, started_at: datetime):
         self.game_round = game_round
         self.events: list[str] = []
         self.violations: list[Violation] = []
@@ -144,7 +165,7 @@ class TableEngine:
         #: events received while the table has no valid ``table_opened`` (reported once)
         self.unopened_events = 0
         self._base: dict[str, Any] | None = None
-        self._pending: list[Any] = []
+        self._pending: list[EventBase] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -153,7 +174,7 @@ class TableEngine:
             return ENGINE_CITATION
         return self.ctx.ruleset.cite(key)
 
-    def _unopened(self, event: Any) -> list[Any]:
+    def _unopened(self, event: EventBase) -> list[Output]:
         """An event of a table with no valid ``table_opened``: one procedure violation for the
         first such event, then only counted (nothing can be judged without a ruleset)."""
         self.unopened_events += 1
@@ -182,13 +203,13 @@ class TableEngine:
 
         return theo
 
-    def _movement(self, event: Any) -> None:
+    def _movement(self, event: EventBase) -> None:
         """Add the chip or cash movement ``event`` records (if any) to the session's ledger."""
         m = movement_of(event)
         if m is not None and self.ctx is not None:
             self.ctx.ledger.record(m)
 
-    def _reconcile(self, event: Any) -> list[Any]:
+    def _reconcile(self, event: TableClosed) -> list[Output]:
         """Float reconciliation at ``table_closed``: the count-based win of the session must
         equal the bets' win (:mod:`pitwatch.rules.accounting`); a difference is a
         ``float_discrepancy`` of that amount (negative: chips missing from the float)."""
@@ -208,24 +229,24 @@ class TableEngine:
             f"+ credits {led.credits} + drop {led.drop} - cashed {led.cashed}) against the bets' win {led.bet_win} EUR",
             FLOAT_CITATION, (str(event.event_id),), amount=diff)]
 
-    def _start_round(self, event: Any, last: bool) -> list[Any]:
-        out: list[Any] = []
+    def _start_round(self, event: EventBase, round_id: str, last: bool) -> list[Output]:
+        out: list[Output] = []
         if self.ctx is None:
             return self._unopened(event)
         if self.open is not None:
             prev = self.open
             prev.violations.append(Violation(
                 ViolationKind.PROCEDURE,
-                f"round {prev.game_round.round_id} never ended before round {event.round_id} began",
+                f"round {prev.game_round.round_id} never ended before round {round_id} began",
                 ENGINE_CITATION, (str(event.event_id),)))
             out.append(self._close_round(event))
         cls = GAMES.get(self.ctx.game)
         if cls is None:
             raise RuleError(f"no rules for game {self.ctx.game!r}")
-        self.open = _OpenRound(cls(self.ctx, event.round_id, last), event.occurred_at)
+        self.open = _OpenRound(cls(self.ctx, round_id, last), event.occurred_at)
         return out
 
-    def _close_round(self, event: Any) -> RoundVerdict:
+    def _close_round(self, event: EventBase) -> RoundVerdict:
         rnd = self.open
         assert rnd is not None and self.ctx is not None
         g = rnd.game_round
@@ -285,7 +306,7 @@ class TableEngine:
 
     # ------------------------------------------------------------------ fold
 
-    def apply(self, event: Any) -> list[Any]:
+    def apply(self, event: EventBase) -> list[Output]:
         """Apply one event; returns the verdicts and table-level violations it completes.
 
         All or nothing: on any exception (a :class:`RuleError` for an event the rules reject,
@@ -317,7 +338,7 @@ class TableEngine:
         return {"ctx": None if self.ctx is None else self.ctx.to_dict(),
                 "unopened_events": self.unopened_events}
 
-    def _rebuild(self, base: dict[str, Any], pending: list[Any]) -> None:
+    def _rebuild(self, base: dict[str, Any], pending: list[EventBase]) -> None:
         """Reset to ``base`` (a :meth:`_quiet_state`) and re-apply ``pending`` (their outputs
         were already emitted once and are discarded)."""
         self.ctx = None if base["ctx"] is None else TableContext.from_dict(base["ctx"], self.versions)
@@ -336,7 +357,7 @@ class TableEngine:
         return {"base": base, "pending": [ev.model_dump(mode="json") for ev in self._pending]}
 
     @classmethod
-    def from_snapshot(cls, table_id: str, snap: dict[str, Any], parse: Any,
+    def from_snapshot(cls, table_id: str, snap: dict[str, Any], parse: Callable[[Any], EventBase],
                       versions: Mapping[str, str] | None = None) -> "TableEngine":
         """Rebuild an engine from :meth:`snapshot` (``versions`` as in the constructor).
         ``parse(dict) -> event`` validates each pending event (the schema layer's adapter).
@@ -346,146 +367,226 @@ class TableEngine:
         eng._rebuild(snap["base"], [parse(d) for d in snap["pending"]])
         return eng
 
-    def _apply(self, event: Any) -> list[Any]:
-        t = event.type
-        eid = str(event.event_id)
-        out: list[Any] = []
-
-        if t == "table_opened":
-            ruleset = load_ruleset(event.ruleset_id, self.versions.get(event.ruleset_id))
-            if ruleset.game != event.game:
-                raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game}")
-            if self.open is not None:
-                self.open.violations.append(Violation(
-                    ViolationKind.PROCEDURE, "table re-opened with a round in progress",
-                    ENGINE_CITATION, (eid,)))
-                out.append(self._close_round(event))
-            same = self.ctx is not None and self.ctx.ruleset.id == ruleset.id
-            carry = self.ctx.carry if self.ctx is not None and same else {}
-            book = self.ctx.book if self.ctx is not None and same else Book()
-            self.unopened_events = 0
-            self.ctx = TableContext(
-                casino_id=event.casino_id, table_id=self.table_id, game=event.game,
-                ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
-                options=dict(event.options), carry=carry, book=book,
-            )
-            out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event) if self.ctx.game in GAMES else [])
-            self._movement(event)
-            return out
-
-        if t in MOVEMENT_EVENTS:  # chips and cash: table-level whether or not a round is open
-            if self.ctx is None:
-                return self._unopened(event)
-            self._movement(event)
-            if self.open is not None:
-                self.open.violations.extend(self.open.game_round.on_movement(event))
-            return out
-
+    def _apply(self, event: EventBase) -> list[Output]:
+        """Route ``event`` by its class: a table opened, a chip or cash movement, a table-level event
+        (no ``round_id``) or an event of a round; each event class has its own typed operation."""
+        if type(event) is TableOpened:
+            return self._table_opened(event)
+        if type(event) in MOVEMENT_TYPES:  # chips and cash: table-level whether or not a round is open
+            return self._chip_movement(event)
         if event.round_id is None:
-            if self.ctx is None:
-                return self._unopened(event)
-            if t == "dealer_assigned":
-                self.ctx.dealer_id = event.dealer_id
-            elif t == "limits_changed":
-                out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event))
-                self.ctx.min_bet, self.ctx.max_bet = event.min_bet, event.max_bet
-                return out
-            elif t == "table_closed" and self.open is not None:
-                self.open.violations.append(Violation(
-                    ViolationKind.PROCEDURE,
-                    f"table closed with round {self.open.game_round.round_id} in progress",
-                    ENGINE_CITATION, (eid,)))
-                out.append(self._close_round(event))
-            out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event))
-            if t == "table_closed":
-                self._movement(event)
-                out.extend(self._reconcile(event))
-            return out
+            return self._table_event(event)
+        if type(event) is RoundStarted:
+            return self._round_started(event)
+        return self._round_event(event)
 
-        # ---- round events
-        if t == "round_started":
-            out.extend(self._start_round(event, event.last_of_session))
-            if self.open is not None:
-                self.open.events.append(eid)
-            return out
-        if self.open is None or self.open.game_round.round_id != event.round_id:
-            out.extend(self._start_round(event, False))
+    # ------------------------------------------------------------------ table-level operations
+
+    def _table_opened(self, event: TableOpened) -> list[Output]:
+        out: list[Output] = []
+        ruleset = load_ruleset(event.ruleset_id, self.versions.get(event.ruleset_id))
+        if ruleset.game != event.game:
+            raise RuleError(f"ruleset {ruleset.id} is for {ruleset.game}, table plays {event.game}")
+        if self.open is not None:
+            self.open.violations.append(Violation(
+                ViolationKind.PROCEDURE, "table re-opened with a round in progress",
+                ENGINE_CITATION, (str(event.event_id),)))
+            out.append(self._close_round(event))
+        same = self.ctx is not None and self.ctx.ruleset.id == ruleset.id
+        carry = self.ctx.carry if self.ctx is not None and same else {}
+        book = self.ctx.book if self.ctx is not None and same else Book()
+        self.unopened_events = 0
+        self.ctx = TableContext(
+            casino_id=event.casino_id, table_id=self.table_id, game=event.game,
+            ruleset=ruleset, min_bet=event.min_bet, max_bet=event.max_bet,
+            options=dict(event.options), carry=carry, book=book,
+        )
+        out.extend(GAMES[self.ctx.game].on_table_event(self.ctx, event) if self.ctx.game in GAMES else [])
+        self._movement(event)
+        return out
+
+    def _chip_movement(self, event: EventBase) -> list[Output]:
+        if self.ctx is None:
+            return self._unopened(event)
+        self._movement(event)
+        if self.open is not None:
+            self.open.violations.extend(self.open.game_round.on_movement(event))
+        return []
+
+    def _table_event(self, event: EventBase) -> list[Output]:
+        """An event with no ``round_id``: the engine's own operation for its class (dealer, limits, close),
+        and the game's :meth:`~pitwatch.rules.game.GameRound.on_table_event` for every one."""
+        ctx = self.ctx
+        if ctx is None:
+            return self._unopened(event)
+        if type(event) is DealerAssigned:
+            ctx.dealer_id = event.dealer_id
+        elif type(event) is LimitsChanged:
+            return self._limits_changed(ctx, event)
+        elif type(event) is TableClosed:
+            return self._table_closed(ctx, event)
+        return list(GAMES[ctx.game].on_table_event(ctx, event))
+
+    def _limits_changed(self, ctx: TableContext, event: LimitsChanged) -> list[Output]:
+        out: list[Output] = list(GAMES[ctx.game].on_table_event(ctx, event))
+        ctx.min_bet, ctx.max_bet = event.min_bet, event.max_bet
+        return out
+
+    def _table_closed(self, ctx: TableContext, event: TableClosed) -> list[Output]:
+        out: list[Output] = []
+        if self.open is not None:
+            self.open.violations.append(Violation(
+                ViolationKind.PROCEDURE,
+                f"table closed with round {self.open.game_round.round_id} in progress",
+                ENGINE_CITATION, (str(event.event_id),)))
+            out.append(self._close_round(event))
+        out.extend(GAMES[ctx.game].on_table_event(ctx, event))
+        self._movement(event)
+        out.extend(self._reconcile(event))
+        return out
+
+    # ------------------------------------------------------------------ round operations
+
+    def _round_started(self, event: RoundStarted) -> list[Output]:
+        out = self._start_round(event, event.round_id, event.last_of_session)
+        if self.open is not None:
+            self.open.events.append(str(event.event_id))
+        return out
+
+    def _round_event(self, event: EventBase) -> list[Output]:
+        """An event of a round other than ``round_started``: the engine's operation for its class
+        (:data:`_ROUND_OPERATIONS`), a bet placed by a game event of the round's
+        :attr:`~pitwatch.rules.game.GameRound.bet_events`, or else the game's own event
+        (:meth:`~pitwatch.rules.game.GameRound.on_event`)."""
+        out: list[Output] = []
+        eid = str(event.event_id)
+        round_id = event.round_id
+        assert round_id is not None  # routed here by :meth:`_apply` only with one
+        if self.open is None or self.open.game_round.round_id != round_id:
+            out.extend(self._start_round(event, round_id, False))
             if self.open is None:
                 return out
             self.open.violations.append(Violation(
                 ViolationKind.PROCEDURE,
-                f"{t} for round {event.round_id}, which has no round_started event",
+                f"{event.type} for round {event.round_id}, which has no round_started event",
                 ENGINE_CITATION, (eid,)))
         rnd = self.open
-        g = rnd.game_round
         rnd.events.append(eid)
-
-        if t == "bet_placed" or t in g.bet_events:
-            bet = Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid, event.round_id) \
-                if t == "bet_placed" else g.bet_of(event, eid)
-            if bet.bet_id in g.bets or bet.bet_id in rnd.refused:
-                rnd.violations.append(Violation(
-                    ViolationKind.PROCEDURE, f"bet id {bet.bet_id} placed twice", ENGINE_CITATION, (eid,),
-                    bet.bet_id, bet.player_id))
-                return out
-            found: list[Violation] = []
-            if g.bets_closed:
-                found.append(Violation(
-                    ViolationKind.PAST_POSTING,
-                    f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»: "
-                    "not a wager, the chips are handed back",
-                    self._cite(spec(g.ctx.game).no_more_bets),
-                    (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
-            g.bets[bet.bet_id] = bet
-            found.extend(g.on_bet(bet))
-            refusal = next((v for v in found if v.kind in REFUSING_KINDS), None) if found else None
-            if refusal is not None:  # not a wager: flagged once, by the rule that refuses it
-                del g.bets[bet.bet_id]
-                rnd.refused[bet.bet_id] = (bet, refusal)
-                rnd.violations.append(refusal)
-            else:
-                rnd.violations.extend(found)
-        elif t == "bet_withdrawn":
-            if event.bet_id in rnd.refused:  # a refused bet's chips taken back: as it should be
-                del rnd.refused[event.bet_id]
-                return out
-            gone = g.bets.pop(event.bet_id) if event.bet_id in g.bets else None
-            if gone is None:
-                rnd.violations.append(Violation(
-                    ViolationKind.PROCEDURE, f"withdrawal of unknown bet {event.bet_id}",
-                    ENGINE_CITATION, (eid,), event.bet_id))
-            elif g.bets_closed:
-                rnd.violations.append(Violation(
-                    ViolationKind.PAST_POSTING,
-                    f"bet {gone.bet_id} of {gone.stake} EUR on {gone.spot} withdrawn after «No va más»",
-                    self._cite(spec(g.ctx.game).no_more_bets),
-                    (eid, g.closed_event_id or ""), gone.bet_id, gone.player_id, gone.stake))
-        elif t == "bets_closed":
-            g.bets_closed = True
-            g.closed_event_id = eid
-        elif t == "settlement_recorded":
-            if event.bet_id in g.recorded:
-                rnd.violations.append(Violation(
-                    ViolationKind.PROCEDURE, f"bet {event.bet_id} settled twice", ENGINE_CITATION,
-                    (eid,), event.bet_id))
-            g.recorded[event.bet_id] = RecordedSettlement(
-                event.bet_id, event.outcome, event.returned, event.commission, eid)
-        elif t == "round_voided":
-            rnd.voided = event.reason
-        elif t == "round_ended":
-            out.append(self._close_round(event))
-        elif t == "commission_collected":
-            pass
-        else:
-            rnd.violations.extend(g.on_event(event))
-            if g.bets_closed and g.reopens_betting(event):  # a new roll, spin or coup: a new window
-                g.bets_closed = False
-                g.closed_event_id = None
-                g.window += 1
+        operation = _ROUND_OPERATIONS.get(type(event))
+        if operation is not None:
+            operation(self, rnd, event, eid, out)
+            return out
+        g = rnd.game_round
+        if event.type in g.bet_events:
+            self._place(rnd, g.bet_of(event, eid), eid)
+            return out
+        rnd.violations.extend(g.on_event(event))
+        if g.bets_closed and g.reopens_betting(event):  # a new roll, spin or coup: a new window
+            g.bets_closed = False
+            g.closed_event_id = None
+            g.window += 1
         return out
 
+    def _bet_placed(self, rnd: _OpenRound, event: BetPlaced, eid: str, out: list[Output]) -> None:
+        self._place(rnd, Bet(event.bet_id, event.player_id, event.spot, event.stake, event.box, eid,
+                             event.round_id), eid)
 
-def replay(events: Iterable[Any], versions: Mapping[str, str] | None = None) -> Iterator[Any]:
+    def _place(self, rnd: _OpenRound, bet: Bet, eid: str) -> None:
+        """Judge a bet placed in the open round: twice placed, past-posting, the game's own checks
+        (:meth:`~pitwatch.rules.game.GameRound.on_bet`); a bet one of :data:`REFUSING_KINDS` refuses
+        is kept apart as no wager."""
+        g = rnd.game_round
+        if bet.bet_id in g.bets or bet.bet_id in rnd.refused:
+            rnd.violations.append(Violation(
+                ViolationKind.PROCEDURE, f"bet id {bet.bet_id} placed twice", ENGINE_CITATION, (eid,),
+                bet.bet_id, bet.player_id))
+            return
+        found: list[Violation] = []
+        if g.bets_closed:
+            found.append(Violation(
+                ViolationKind.PAST_POSTING,
+                f"bet {bet.bet_id} of {bet.stake} EUR on {bet.spot} placed after «No va más»: "
+                "not a wager, the chips are handed back",
+                self._cite(spec(g.ctx.game).no_more_bets),
+                (eid, g.closed_event_id or ""), bet.bet_id, bet.player_id, bet.stake))
+        g.bets[bet.bet_id] = bet
+        found.extend(g.on_bet(bet))
+        refusal = next((v for v in found if v.kind in REFUSING_KINDS), None) if found else None
+        if refusal is not None:  # not a wager: flagged once, by the rule that refuses it
+            del g.bets[bet.bet_id]
+            rnd.refused[bet.bet_id] = (bet, refusal)
+            rnd.violations.append(refusal)
+        else:
+            rnd.violations.extend(found)
+
+    def _bet_withdrawn(self, rnd: _OpenRound, event: BetWithdrawn, eid: str, out: list[Output]) -> None:
+        if event.bet_id in rnd.refused:  # a refused bet's chips taken back: as it should be
+            del rnd.refused[event.bet_id]
+            return
+        g = rnd.game_round
+        gone = g.bets.pop(event.bet_id) if event.bet_id in g.bets else None
+        if gone is None:
+            rnd.violations.append(Violation(
+                ViolationKind.PROCEDURE, f"withdrawal of unknown bet {event.bet_id}",
+                ENGINE_CITATION, (eid,), event.bet_id))
+        elif g.bets_closed:
+            rnd.violations.append(Violation(
+                ViolationKind.PAST_POSTING,
+                f"bet {gone.bet_id} of {gone.stake} EUR on {gone.spot} withdrawn after «No va más»",
+                self._cite(spec(g.ctx.game).no_more_bets),
+                (eid, g.closed_event_id or ""), gone.bet_id, gone.player_id, gone.stake))
+
+    def _bets_closed(self, rnd: _OpenRound, event: BetsClosed, eid: str, out: list[Output]) -> None:
+        g = rnd.game_round
+        g.bets_closed = True
+        g.closed_event_id = eid
+
+    def _settlement_recorded(self, rnd: _OpenRound, event: SettlementRecorded, eid: str, out: list[Output]) -> None:
+        g = rnd.game_round
+        if event.bet_id in g.recorded:
+            rnd.violations.append(Violation(
+                ViolationKind.PROCEDURE, f"bet {event.bet_id} settled twice", ENGINE_CITATION,
+                (eid,), event.bet_id))
+        g.recorded[event.bet_id] = RecordedSettlement(
+            event.bet_id, event.outcome, event.returned, event.commission, eid)
+
+    def _round_voided(self, rnd: _OpenRound, event: RoundVoided, eid: str, out: list[Output]) -> None:
+        rnd.voided = event.reason
+
+    def _round_ended(self, rnd: _OpenRound, event: RoundEnded, eid: str, out: list[Output]) -> None:
+        out.append(self._close_round(event))
+
+    def _commission_collected(self, rnd: _OpenRound, event: CommissionCollected, eid: str, out: list[Output]) -> None:
+        """Commission is judged on each bet's settlement (``settlement_recorded``): nothing to do."""
+
+
+_E = TypeVar("_E", bound=EventBase)
+_RoundOperation = Callable[[TableEngine, _OpenRound, EventBase, str, list[Output]], None]
+
+
+def _operation(fn: Callable[[TableEngine, _OpenRound, _E, str, list[Output]], None]) -> _RoundOperation:
+    """``fn``, the operation of one event class, as an entry of :data:`_ROUND_OPERATIONS` (which calls
+    it only with events of that class)."""
+    return cast(_RoundOperation, fn)
+
+
+_ROUND_OPERATIONS: dict[type[EventBase], _RoundOperation] = {
+    BetPlaced: _operation(TableEngine._bet_placed),
+    BetWithdrawn: _operation(TableEngine._bet_withdrawn),
+    BetsClosed: _operation(TableEngine._bets_closed),
+    SettlementRecorded: _operation(TableEngine._settlement_recorded),
+    RoundVoided: _operation(TableEngine._round_voided),
+    RoundEnded: _operation(TableEngine._round_ended),
+    CommissionCollected: _operation(TableEngine._commission_collected),
+}
+"""The engine's operation for each event class of a round it judges itself (every other event of a round
+is the game's): ``operation(engine, open round, event, event id, output)``."""
+
+MOVEMENT_TYPES: frozenset[type[EventBase]] = frozenset({ChipsBought, ChipsCashed, TableFill, TableCredit, TipReceived})
+"""Table-level chip and cash event classes (``table_opened``/``table_closed`` carry movements too)."""
+
+
+def replay(events: Iterable[EventBase], versions: Mapping[str, str] | None = None) -> Iterator[Output]:
     """Fold a stream of events of any number of tables (each table's events in ``seq`` order);
     yields verdicts and violations as rounds end. ``versions`` pins rulesets (see
     :class:`TableEngine`)."""

@@ -26,7 +26,7 @@ from pitwatch.rules.base import (
     load_ruleset,
 )
 from pitwatch.rules.book import Book
-from pitwatch.schemas.envelope import EventBase, RoundEvent
+from pitwatch.schemas.envelope import EventBase
 from pitwatch.schemas.money import ZERO
 
 _SCALARS = (str, int, bool, float, type(None))
@@ -169,18 +169,18 @@ class GameRound:
         """
         return []
 
-    def bet_of(self, event: RoundEvent, event_id: str) -> Bet:
+    def bet_of(self, event: EventBase, event_id: str) -> Bet:
         """The :class:`Bet` an event of :attr:`bet_events` places (stake in euros). Raises
         :class:`~pitwatch.rules.base.RuleError` for a bet the rules cannot value (the event is then
         not applied)."""
         raise NotImplementedError(f"{type(self).__name__} places no bet with {event.type}")
 
-    def on_event(self, event: RoundEvent) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply a game event (``wheel_spun``, ``ball_landed``, ``card_dealt``,
         ``player_decision``); return the violations it reveals at once."""
         return []
 
-    def reopens_betting(self, event: RoundEvent) -> bool:
+    def reopens_betting(self, event: EventBase) -> bool:
         """Whether ``event`` (a game event, after :meth:`on_event` applied it) opens a new betting window
         in the round: craps' dice rolled open the window of the next roll, so a bet placed after them
         and before the next «No va más» is not past-posting. A one-window game (roulette, blackjack,
