@@ -30,6 +30,7 @@ FIXTURE_V2 = Path(__file__).parent / "data" / "state" / "v2-roulette-prisoner-ex
 FIXTURE_V4 = Path(__file__).parent / "data" / "state" / "v4-roulette-float-ledger-mid-round.json"
 FIXTURE_V5 = Path(__file__).parent / "data" / "state" / "v5-roulette-float-ledger-mid-round.json"
 FIXTURE_V6 = Path(__file__).parent / "data" / "state" / "v6-roulette-book-mid-round.json"
+FIXTURE_V7 = Path(__file__).parent / "data" / "state" / "v7-roulette-typed-carry-mid-round.json"
 GENESIS = {"head": "0" * 64}  # the chain head of a state written before version 5
 D = Decimal
 
@@ -121,51 +122,64 @@ def _v6_ctx(ctx: dict) -> dict:
     return dict(ctx, carry=carry, book={"version": 1, "bets": bets})
 
 
+def _v7_ctx(ctx: dict) -> dict:
+    """A version 1-6 table context as version 7 writes it: the game's state across rounds gains its
+    version (1), its fields unchanged (French roulette's: the wheel's last direction)."""
+    v6 = ctx if "book" in ctx else _v6_ctx(ctx)
+    return dict(v6, carry={"version": 1, **v6["carry"]})
+
+
 def test_snapshot_is_versioned_json_and_a_fixed_point():
-    """Version 1 upcasts to version 6: no excused seqs (v2), an unknown float ledger (v3), the
+    """Version 1 upcasts to version 7: no excused seqs (v2), an unknown float ledger (v3), the
     recent ids as one string and their seqs as a list (v4), the hash chain at 64 zeros (v5), the
-    bet in prison in the book of standing bets (v6), nothing else changes; a version 6 snapshot
-    dumps back to itself."""
+    bet in prison in the book of standing bets (v6), the carry versioned (v7), nothing else changes;
+    a version 7 snapshot dumps back to itself."""
     raw = FIXTURE.read_bytes()
     doc = json.loads(raw)
-    assert doc["state_version"] == 1 and STATE_VERSION == 6
+    assert doc["state_version"] == 1 and STATE_VERSION == 7
     again = dump_state(load_state(raw))
     unknown = {"anticipo": "0.00", "fills": "0.00", "credits": "0.00", "drop": "0.00", "cashed": "0.00",
                "tips": "0.00", "bet_win": "0.00", "complete": False}
     base = doc["engine"]["base"]
-    expected = dict(doc, state_version=6, sequence=_v4_sequence(dict(doc["sequence"], excused=[])), chain=GENESIS,
-                    engine=dict(doc["engine"], base=dict(base, ctx=_v6_ctx(dict(base["ctx"], float=unknown)))))
+    expected = dict(doc, state_version=7, sequence=_v4_sequence(dict(doc["sequence"], excused=[])), chain=GENESIS,
+                    engine=dict(doc["engine"], base=dict(base, ctx=_v7_ctx(dict(base["ctx"], float=unknown)))))
     assert json.loads(again)["sequence"]["recent_ids"].count(",") == len(doc["sequence"]["recent"]) - 1
     assert json.loads(again) == expected
     assert dump_state(load_state(again)) == again
     v2 = json.loads(FIXTURE_V2.read_bytes())
     v2_base = v2["engine"]["base"]
     assert json.loads(dump_state(load_state(FIXTURE_V2.read_bytes()))) == dict(
-        v2, state_version=6, sequence=_v4_sequence(v2["sequence"]), chain=GENESIS,
-        engine=dict(v2["engine"], base=dict(v2_base, ctx=_v6_ctx(dict(v2_base["ctx"], float=unknown)))))
+        v2, state_version=7, sequence=_v4_sequence(v2["sequence"]), chain=GENESIS,
+        engine=dict(v2["engine"], base=dict(v2_base, ctx=_v7_ctx(dict(v2_base["ctx"], float=unknown)))))
 
 
 def test_release_0_4_snapshot_is_a_fixed_point_and_resumes():
     """A snapshot written by release 0.4 (state_version 4, ``v4-roulette-float-ledger-mid-round``:
-    the v3 fixture's table, mid-round R3) loads and dumps as version 6 with the chain at 64
-    zeros, its bet in prison in the book, and nothing else changed; the same table written by release
-    0.5 (version 5, ``v5-...``, with a chain head) dumps as version 6 the same way, and as this release
-    writes it (``v6-...``) back to the same bytes. It keeps its 27 recent ids with their seqs
+    the v3 fixture's table, mid-round R3) loads and dumps as version 7 with the chain at 64
+    zeros, its bet in prison in the book, its carry versioned, and nothing else changed; the same table
+    written by release 0.5 (version 5, ``v5-...``, with a chain head) and by the release of the book
+    (version 6, ``v6-...``) dump as version 7 the same way, and as this release writes it (``v7-...``)
+    back to the same bytes. It keeps its 27 recent ids with their seqs
     (seq 1-27), and a redelivered id is a duplicate_event citing its first seq."""
     raw = FIXTURE_V4.read_bytes()
     doc = json.loads(raw)
     assert doc["state_version"] == 4
     aud = load_state(raw)
     base = doc["engine"]["base"]
-    assert json.loads(dump_state(aud)) == dict(doc, state_version=6, chain=GENESIS, engine=dict(
-        doc["engine"], base=dict(base, ctx=_v6_ctx(base["ctx"]))))
+    assert json.loads(dump_state(aud)) == dict(doc, state_version=7, chain=GENESIS, engine=dict(
+        doc["engine"], base=dict(base, ctx=_v7_ctx(base["ctx"]))))
     v5 = json.loads(FIXTURE_V5.read_bytes())
     assert v5["chain"] == {"head": "c0f5e141070c15fa2fe0bb171699e0d256d60238dd3393d08498ddcec7d2a5b8"}
     v5_base = v5["engine"]["base"]
-    assert json.loads(dump_state(load_state(FIXTURE_V5.read_bytes()))) == dict(v5, state_version=6, engine=dict(
-        v5["engine"], base=dict(v5_base, ctx=_v6_ctx(v5_base["ctx"]))))
-    v6 = FIXTURE_V6.read_bytes()
-    assert dump_state(load_state(v6)) == v6.rstrip(b"\n")
+    assert json.loads(dump_state(load_state(FIXTURE_V5.read_bytes()))) == dict(v5, state_version=7, engine=dict(
+        v5["engine"], base=dict(v5_base, ctx=_v7_ctx(v5_base["ctx"]))))
+    v6 = json.loads(FIXTURE_V6.read_bytes())
+    v6_base = v6["engine"]["base"]
+    assert v6_base["ctx"]["carry"] == {"last_direction": "counterclockwise"}
+    assert json.loads(dump_state(load_state(FIXTURE_V6.read_bytes()))) == dict(v6, state_version=7, engine=dict(
+        v6["engine"], base=dict(v6_base, ctx=_v7_ctx(v6_base["ctx"]))))
+    v7 = FIXTURE_V7.read_bytes()
+    assert dump_state(load_state(v7)) == v7.rstrip(b"\n")
     ids = doc["sequence"]["recent_ids"].split(",")
     assert doc["sequence"]["recent_seqs"] == [[1, 27]]
     assert list(aud.sequence.recent.items()) == list(zip(ids, range(1, 28)))

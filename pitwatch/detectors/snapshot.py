@@ -23,7 +23,7 @@ Format, ``state_version`` 6 (UTF-8 JSON object)::
           "ctx": null | {"casino_id": ..., "table_id": ..., "game": ..., "ruleset_id": ...,
                          "min_bet": "10.00", "max_bet": "2000.00", "options": {...},
                          "dealer_id": "D-07" | null,
-                         "carry": {...game state across rounds, JSON types only...},
+                         "carry": {"version": 1, ...},  # the game's state across rounds
                          "float": {"anticipo": "5000.00", "fills": "0.00",  # the session's
                                    "credits": "0.00", "drop": "850.00",     # float ledger
                                    "cashed": "0.00", "tips": "15.00",       # (euros)
@@ -53,6 +53,9 @@ to write. Version 5 adds ``chain.head``, the table's hash-chain head
 starts the table's chain (the events stored before it have no link; ``pitwatch verify`` says so).
 Version 6 adds the book of standing bets to the table context (:mod:`pitwatch.rules.book`): a
 version 5 or older state's French roulette bets in prison (``carry["prisoners"]``) move into it.
+Version 7 types and versions each game's state across rounds (:class:`pitwatch.rules.game.Carry`: the
+wheel's last direction, the colour markers, the shoe's burn, the bank, the session's fees): a version 6
+``carry`` gains ``"version": 1``, its fields unchanged.
 A snapshot of a newer version than this release knows, or one that fails
 validation, raises :class:`StateError`. ``tests/data/state/`` holds snapshots written by past
 releases, which every release must load.
@@ -75,7 +78,7 @@ from pitwatch.rules.game import TableContext
 from pitwatch.rules.roulette import book_prisoners
 from pitwatch.schemas.events import EVENT_ADAPTER
 
-STATE_VERSION = 6
+STATE_VERSION = 7
 
 
 class StateError(ValueError):
@@ -201,18 +204,35 @@ def _v5_to_v6(doc: dict[str, Any]) -> dict[str, Any]:
     base = engine.get("base") if isinstance(engine, dict) else None
     ctx = base.get("ctx") if isinstance(base, dict) else None
     if isinstance(engine, dict) and isinstance(base, dict) and isinstance(ctx, dict) and "book" not in ctx:
-        try:
-            table = TableContext.from_dict(ctx)
-            if isinstance(table.carry.get("prisoners"), dict):
-                book_prisoners(table)
+        carry = dict(ctx.get("carry") or {})
+        prisoners = carry.pop("prisoners", None)
+        try:  # the context (the ruleset and an empty book) as this release reads it
+            table = TableContext.from_dict(dict(ctx, carry={"version": 1}))
+            if isinstance(prisoners, dict):
+                book_prisoners(table, prisoners)
         except (RuleError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
             raise StateError(f"table state version 5 cannot be upcast: {type(exc).__name__}: {exc}") from None
-        doc = dict(doc, engine=dict(engine, base=dict(base, ctx=table.to_dict())))
+        doc = dict(doc, engine=dict(engine, base=dict(base, ctx=dict(ctx, carry=carry, book=table.book.to_dict()))))
     return dict(doc, state_version=6)
 
 
+def _v6_to_v7(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 6 -> 7: each game's state across rounds is typed and versioned
+    (:class:`pitwatch.rules.game.Carry`): the context's ``carry`` gains ``"version": 1``, its fields unchanged."""
+    engine = doc.get("engine")
+    base = engine.get("base") if isinstance(engine, dict) else None
+    ctx = base.get("ctx") if isinstance(base, dict) else None
+    if isinstance(engine, dict) and isinstance(base, dict) and isinstance(ctx, dict):
+        carry = ctx.get("carry")
+        if not isinstance(carry, dict):
+            raise StateError(f"table state version 6 cannot be upcast: its carry is {type(carry).__name__}, not a dict")
+        ctx = dict(ctx, carry={"version": 1, **carry})
+        doc = dict(doc, engine=dict(engine, base=dict(base, ctx=ctx)))
+    return dict(doc, state_version=7)
+
+
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
 """``version -> function`` turning a decoded snapshot of that version into the next version."""
 
 

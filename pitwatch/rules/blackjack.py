@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -42,7 +42,7 @@ from pitwatch.rules.base import (
     ViolationKind,
     limit_violations,
 )
-from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.game import Carry, GameRound, TableContext
 from pitwatch.rules.models import BlackjackRuleset
 from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
@@ -161,6 +161,23 @@ class Hand:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
+class BlackjackCarry(Carry):
+    """A blackjack table's state across rounds: ``burn_due``, a shoe was cut and its first cards are not yet
+    burned (000 L327; 004 L889-L891). Stored as ``{"version": 1, "burn_due": bool}``."""
+
+    def __init__(self) -> None:
+        self.burn_due = False
+
+    def fields(self) -> dict[str, Any]:
+        """``{"burn_due": bool}``."""
+        return {"burn_due": self.burn_due}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields` (a state written before any shoe was cut has no key: not due)."""
+        self.burn_due = bool(fields.get("burn_due", False))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
 class BlackjackRound(GameRound):
     """One blackjack round (see the module docstring for encodings and sources).
 
@@ -173,6 +190,7 @@ class BlackjackRound(GameRound):
     """
 
     game = "blackjack"
+    carry_type = BlackjackCarry
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
@@ -271,7 +289,7 @@ class BlackjackRound(GameRound):
         if not ev.face_up:
             out.append(self._v(ViolationKind.PROCEDURE, f"card for hand {ev.hand} dealt face down",
                                "face_up", (eid,)))
-        if self.ctx.carry.get("burn_due") and not self.burn_reported:
+        if self.ctx.carry_as(BlackjackCarry).burn_due and not self.burn_reported:
             self.burn_reported = True
             out.append(self._v(ViolationKind.PROCEDURE,
                                f"cards dealt from a new shoe before the first {self.rules.burn} "
@@ -626,7 +644,7 @@ class BlackjackRound(GameRound):
     def finish(self) -> None:
         """Clear the shoe's burn-due flag once a round has reported it."""
         if self.burn_reported:
-            self.ctx.carry["burn_due"] = False
+            self.ctx.carry_as(BlackjackCarry).burn_due = False
 
     def outcome(self) -> str:
         """E.g. ``"dealer 19; 1:20 3:BJ 4:bust"``."""
@@ -666,14 +684,15 @@ class BlackjackRound(GameRound):
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"cut card leaves {event.cards_behind} cards behind it; at least {need}",
                                      cite("shoe"), (eid,)))
-            ctx.carry["burn_due"] = True
+            ctx.carry_as(BlackjackCarry).burn_due = True
         elif t == "cards_burned":
             burn = rules.burn
-            if ctx.carry.get("burn_due") and event.count != burn:
+            carry = ctx.carry_as(BlackjackCarry)
+            if carry.burn_due and event.count != burn:
                 out.append(Violation(ViolationKind.PROCEDURE,
                                      f"{event.count} cards burned at the start of the shoe; the text says {burn}",
                                      cite("shoe"), (eid,)))
-            ctx.carry["burn_due"] = False
+            carry.burn_due = False
         return out
 
 

@@ -43,7 +43,7 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.book import Book
 from pitwatch.rules.edges import WIN_PLACES, bet_variance, house_edge
-from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.game import GameRound, TableContext, carry_type
 from pitwatch.rules.games import GAMES, spec
 from pitwatch.schemas.envelope import EventBase
 from pitwatch.schemas.events import (
@@ -393,7 +393,7 @@ class TableEngine:
                 ENGINE_CITATION, (str(event.event_id),)))
             out.append(self._close_round(event))
         same = self.ctx is not None and self.ctx.ruleset.id == ruleset.id
-        carry = self.ctx.carry if self.ctx is not None and same else {}
+        carry = self.ctx.carry if self.ctx is not None and same else carry_type(event.game)()
         book = self.ctx.book if self.ctx is not None and same else Book()
         self.unopened_events = 0
         self.ctx = TableContext(

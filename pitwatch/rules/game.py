@@ -9,10 +9,9 @@ are interpreted, the expected settlement of each bet, and the procedure checks o
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -21,6 +20,7 @@ from pitwatch.rules.base import (
     Bet,
     ExpectedSettlement,
     RecordedSettlement,
+    RuleError,
     Ruleset,
     Violation,
     load_ruleset,
@@ -29,20 +29,62 @@ from pitwatch.rules.book import Book
 from pitwatch.schemas.envelope import EventBase
 from pitwatch.schemas.money import ZERO
 
-_SCALARS = (str, int, bool, float, type(None))
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
+class Carry:
+    """A game's state that crosses rounds at one table (the last direction of the wheel, the colour
+    markers, the shoe's burn, the bank, the session's fees), kept in :attr:`TableContext.carry` and stored
+    in the table state. A game with such state subclasses it (its round's :attr:`GameRound.carry_type`):
+    typed attributes with defaults (a new session's state), :meth:`fields` and :meth:`load`.
+
+    Versioned: the stored form is ``{"version": VERSION, **fields}``; a game that changes what it stores
+    raises its ``VERSION`` and reads the older forms in :meth:`load` (``version`` says which). The base
+    holds nothing (the games without state across rounds)."""
+
+    VERSION: ClassVar[int] = 1
+
+    def fields(self) -> dict[str, Any]:
+        """The state as JSON types (money as strings), without the version."""
+        return {}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """Set the state from :meth:`fields` as stored under ``version`` (at most :attr:`VERSION`). Raises
+        ``KeyError``/``ValueError``/``TypeError`` for a malformed form."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: ``{"version": VERSION, **fields()}``. Inverse: :func:`load_carry`."""
+        return {"version": self.VERSION, **self.fields()}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Carry) and other.to_dict() == self.to_dict()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.fields()!r})"
 
 
-def json_copy(value: Any) -> Any:
-    """A deep copy of ``value`` made of JSON types (dicts, lists, scalars), much cheaper than
-    :func:`copy.deepcopy` for them; any other container is handed to ``copy.deepcopy``."""
-    t = type(value)
-    if t is dict:
-        return {k: v if type(v) in _SCALARS else json_copy(v) for k, v in value.items()}
-    if t is list:
-        return [v if type(v) in _SCALARS else json_copy(v) for v in value]
-    if t in _SCALARS:
-        return value
-    return copy.deepcopy(value)
+_C = TypeVar("_C", bound=Carry)
+
+
+def load_carry(kind: type[_C], stored: Mapping[str, Any]) -> _C:
+    """A ``kind`` carry from its stored form (:meth:`Carry.to_dict`). Raises
+    :class:`~pitwatch.rules.base.RuleError` for a version newer than ``kind`` reads or a malformed form."""
+    version = stored.get("version")
+    if type(version) is not int or not 1 <= version <= kind.VERSION:
+        raise RuleError(f"{kind.__name__} version {version!r}: this release reads 1 to {kind.VERSION}")
+    carry = kind()
+    try:
+        carry.load(stored, version)
+    except (KeyError, ValueError, TypeError, ArithmeticError) as exc:
+        raise RuleError(f"{kind.__name__} version {version} malformed: {type(exc).__name__}: {exc}") from None
+    return carry
+
+
+def carry_type(game: str) -> type[Carry]:
+    """The :class:`Carry` class of ``game``'s rounds (the base for a game unknown to this release)."""
+    from pitwatch.rules.registry import GAMES  # the registry imports the games, which import this module
+
+    cls = GAMES.get(game)
+    return Carry if cls is None else cls.carry_type
 
 
 @dataclass
@@ -51,9 +93,9 @@ class TableContext:
 
     ``min_bet``/``max_bet`` are the table limits in euros as opened or changed;
     ``options`` are the ruleset options set by ``table_opened`` (strings);
-    ``carry`` is owned by the game module for state that crosses rounds (imprisoned
-    roulette bets, previous spin direction, shoe state); it must hold only JSON types (str, int,
-    bool, None, lists, dicts; money as strings), because it is stored in the table snapshot.
+    ``carry`` is owned by the game module for state that crosses rounds (previous spin direction,
+    colour markers, shoe state, the bank): the game's :class:`Carry`, stored in the table snapshot
+    (:meth:`carry_as` gives it typed).
     ``ledger`` is the float account of the session (:class:`~pitwatch.rules.accounting.FloatLedger`).
     ``book`` holds the bets standing on the layout across rounds (:class:`~pitwatch.rules.book.Book`:
     roulette's bets en prison).
@@ -67,7 +109,7 @@ class TableContext:
     max_bet: Decimal
     options: dict[str, str] = field(default_factory=dict)
     dealer_id: str | None = None
-    carry: dict[str, Any] = field(default_factory=dict)
+    carry: Carry = field(default_factory=Carry)
     ledger: FloatLedger = field(default_factory=FloatLedger)
     book: Book = field(default_factory=Book)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -104,14 +146,22 @@ class TableContext:
             return self.options[name]
         return str(self.derived(("option", name), lambda: self.ruleset.model.options.default(name)))
 
+    def carry_as(self, kind: type[_C]) -> _C:
+        """:attr:`carry` as the game's own ``kind``. Raises :class:`~pitwatch.rules.base.RuleError` when it
+        is another (a context of another game)."""
+        carry = self.carry
+        if not isinstance(carry, kind):
+            raise RuleError(f"table {self.table_id} carries {type(carry).__name__}, not {kind.__name__}")
+        return carry
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form of the context (money as strings; ``carry`` must already hold only
-        JSON types: str, int, bool, None, lists and dicts of them). Inverse of :meth:`from_dict`."""
+        """JSON-ready form of the context (money as strings; ``carry`` as :meth:`Carry.to_dict`). Inverse of
+        :meth:`from_dict`."""
         return {
             "casino_id": self.casino_id, "table_id": self.table_id, "game": self.game,
             "ruleset_id": self.ruleset.id, "min_bet": str(self.min_bet), "max_bet": str(self.max_bet),
             "options": dict(self.options), "dealer_id": self.dealer_id,
-            "carry": json_copy(self.carry), "float": self.ledger.to_dict(), "book": self.book.to_dict(),
+            "carry": self.carry.to_dict(), "float": self.ledger.to_dict(), "book": self.book.to_dict(),
         }
 
     @classmethod
@@ -119,14 +169,15 @@ class TableContext:
         """Rebuild a context from :meth:`to_dict`, with the ruleset version pinned in
         ``versions`` (``{ruleset_id: content hash}``) or else the shipped one (a dict without ``book``,
         written before the book existed, gets an empty one). Raises
-        :class:`~pitwatch.rules.base.RuleError` if that ruleset or version is unknown, or the book's
-        version is not one this release reads."""
+        :class:`~pitwatch.rules.base.RuleError` if that ruleset or version is unknown, or the book's or
+        the carry's version is not one this release reads."""
         rid = d["ruleset_id"]
         return cls(
             casino_id=d["casino_id"], table_id=d["table_id"], game=d["game"],
             ruleset=load_ruleset(rid, (versions or {}).get(rid)), min_bet=Decimal(d["min_bet"]),
             max_bet=Decimal(d["max_bet"]), options=dict(d["options"]), dealer_id=d["dealer_id"],
-            carry=json_copy(d["carry"]), ledger=FloatLedger.from_dict(d["float"]), book=Book.from_dict(d.get("book")),
+            carry=load_carry(carry_type(d["game"]), d["carry"]), ledger=FloatLedger.from_dict(d["float"]),
+            book=Book.from_dict(d.get("book")),
         )
 
 
@@ -143,6 +194,8 @@ class GameRound:
     """
 
     game: ClassVar[str] = ""
+    carry_type: ClassVar[type[Carry]] = Carry
+    """The class of the game's state across rounds (:attr:`TableContext.carry`)."""
     bet_events: ClassVar[frozenset[str]] = frozenset()
     """Event types of the game's own that place a bet, as ``bet_placed`` does (American roulette's bet in
     colour chips): the engine turns each into a :class:`Bet` with :meth:`bet_of` and judges it as any bet
@@ -205,7 +258,8 @@ class GameRound:
         ]
 
     def finish(self) -> None:
-        """Called once after :meth:`settle` (or :meth:`void`): update ``ctx.carry`` here
+        """Called once after :meth:`settle` (or :meth:`void`): update ``ctx.carry`` (the game's
+        :attr:`carry_type`) here
         (e.g. imprison roulette bets). :meth:`settle` and :meth:`check` must not mutate."""
 
     def outcome(self) -> str:

@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 from mypy_extensions import mypyc_attr
 
@@ -54,7 +54,7 @@ from pitwatch.rules.base import (
     limit_violations,
 )
 from pitwatch.rules.book import WORKING, StandingBet
-from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.game import Carry, GameRound, TableContext
 from pitwatch.rules.models import RouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES, RouletteLimits
 from pitwatch.rules.spec import GameSpec, Gap
@@ -303,11 +303,31 @@ def half_back_allowed(ctx: TableContext, initial: Decimal, k: int) -> bool:
     return amount >= ctx.min_bet
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
+class RouletteCarry(Carry):
+    """A roulette table's state across spins: ``last_direction``, the way the wheel turned at the last spin of
+    the session (``None`` before the first; each spin must turn the other way, 000 L183; 004 L386-L390).
+    Stored as ``{"version": 1, "last_direction": ...}``."""
+
+    def __init__(self) -> None:
+        self.last_direction: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """``{"last_direction": ...}`` (a key only once a spin was recorded, as before the carry was typed)."""
+        return {} if self.last_direction is None else {"last_direction": self.last_direction}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields`."""
+        direction = fields.get("last_direction")
+        self.last_direction = None if direction is None else str(direction)
+
+
 def spin_violations(ctx: TableContext, spins: list[tuple[str, str]], direction: str, eid: str) -> list[Violation]:
     """Record a ``wheel_spun`` of ``direction`` (event ``eid``) in ``spins``; a ``spin_direction``
     violation if the wheel turns as the previous spin of the session did (the last of ``spins``, else
-    ``ctx.carry["last_direction"]``): it must turn the opposite way each spin (000 L183; 004 L386-L390)."""
-    prev = spins[-1][0] if spins else ctx.carry.get("last_direction")
+    the :class:`RouletteCarry`'s ``last_direction``): it must turn the opposite way each spin (000 L183;
+    004 L386-L390)."""
+    prev = spins[-1][0] if spins else ctx.carry_as(RouletteCarry).last_direction
     spins.append((direction, eid))
     if prev is not None and prev == direction:
         return [Violation(ViolationKind.SPIN_DIRECTION,
@@ -374,12 +394,11 @@ def zeros_of(p: StandingBet) -> int:
     return int(p.detail["zeros"])
 
 
-def book_prisoners(ctx: TableContext) -> None:
-    """Move the bets in prison a table state written before the book of standing bets kept in
-    ``ctx.carry["prisoners"]`` (bet_id -> ``player_id``, ``spot``, ``initial`` (euros as a string),
-    ``zeros``, ``round_id``, ``event_id``) into ``ctx.book``, in the same order (the snapshot upcaster,
-    :mod:`pitwatch.detectors.snapshot`). A context without them is left as it is."""
-    old = ctx.carry.pop("prisoners", None) or {}
+def book_prisoners(ctx: TableContext, old: Mapping[str, Any]) -> None:
+    """Stand in ``ctx.book`` the bets in prison a table state written before the book of standing bets kept
+    in its carry's ``"prisoners"`` (``old``: bet_id -> ``player_id``, ``spot``, ``initial`` (euros as a
+    string), ``zeros``, ``round_id``, ``event_id``), in the same order (the snapshot upcaster,
+    :mod:`pitwatch.detectors.snapshot`)."""
     for bid, p in old.items():
         initial, zeros = Decimal(p["initial"]), int(p["zeros"])
         ctx.book.stand(StandingBet(bid, p["player_id"], p["spot"], initial, held_amount(ctx, initial, zeros),
@@ -403,6 +422,7 @@ class RouletteRound(GameRound):
     """
 
     game = "french_roulette"
+    carry_type = RouletteCarry
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
@@ -606,7 +626,7 @@ class RouletteRound(GameRound):
         zero stand in it (in that order). A voided spin, or one without a result, leaves the prisoners
         unchanged."""
         if self.spins:
-            self.ctx.carry["last_direction"] = self.spins[-1][0]
+            self.ctx.carry_as(RouletteCarry).last_direction = self.spins[-1][0]
         if self.voided or self.number is None:
             return
         new: list[StandingBet] = []
@@ -672,7 +692,7 @@ class RouletteRound(GameRound):
                                      f"table closed with {len(left)} bet(s) in prison never settled: "
                                      + ", ".join(sorted(p.bet_id for p in left)), rs.cite("zero_last_spin"),
                                      tuple(p.event_id for p in left), amount=amount))
-            ctx.carry.pop("last_direction", None)
+            ctx.carry_as(RouletteCarry).last_direction = None
         return out
 
 

@@ -233,7 +233,7 @@ def test_the_bank_passes_after_a_loss_and_is_never_reduced_000_L572_L574_L582():
     assert kinds(v) == ["procedure"] and "L572" in v.violations[0].citation
     c = t.coup().bank("C", "100.00", seat=3).stake("B", "punto", "80.00", 2).close().cards(*BANK_NATURAL_8)
     assert kinds(c.cagnotte("4.00").paid("B", "0").bank_paid("156.00").end()) == []
-    assert t.engine.ctx.carry["bank"]["after"] == "176.00"
+    assert t.engine.ctx.carry.to_dict()["bank"]["after"] == "176.00"
     c = t.coup().bank("C", "150.00", seat=3, taken="kept").stake("B", "punto", "20.00", 2).close()
     v = c.cards(*BANK_NATURAL_8).cagnotte("1.00").paid("B", "0").bank_paid("39.00").end()
     assert kinds(v) == ["procedure"] and "L582, L666" in v.violations[0].citation

@@ -449,6 +449,8 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/roulette.py:bet_limits": ["minimo", "maximo"],
     "pitwatch/rules/roulette.py:limits_of": ["mismos principios", "previstas para la ruleta francesa"],
     "pitwatch/rules/roulette.py:spin_violations": ["sentido opuesto"],
+    "pitwatch/rules/roulette.py:RouletteCarry": ["sentido opuesto"],
+    "pitwatch/rules/blackjack.py:BlackjackCarry": ["cinco primer"],
     "pitwatch/rules/roulette.py:spot_violations": ["minimo", "maximo"],
     "pitwatch/rules/roulette.py:refund_amount": ["mitad", "reintegro"],
     "pitwatch/rules/roulette.py:held_amount": ["prision", "mantener", "mantenida"],

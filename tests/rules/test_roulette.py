@@ -471,7 +471,7 @@ def test_table_closed_with_prisoners_is_a_procedure_violation(ruleset):
     s.spin([("B1", "red", "20")], number=0, decisions=[("B1", "en_prison")])
     out = s.table("table_closed")
     assert [x.kind for x in out] == [VK.PROCEDURE] and out[0].amount == D("20.00")
-    assert len(s.engine.ctx.book) == 0 and "prisoners" not in s.engine.ctx.carry
+    assert len(s.engine.ctx.book) == 0 and "prisoners" not in s.engine.ctx.carry.to_dict()
 
 
 @BOTH

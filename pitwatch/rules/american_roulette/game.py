@@ -16,15 +16,17 @@ ratios and maxima are read from the ruleset. What differs from French roulette:
   (``bet_placed``) is judged the same way.
 - Andalucía only: a bet's winnings must be payable with the table minimum (004 L561-L562).
 
-State that crosses rounds lives in ``ctx.carry``: ``"colours"`` (colour -> ``{"player_id", "value"``
-(euros as a string)``, "event_id"}``: the markers in force) and ``"last_direction"`` (the previous wheel
-spin's direction in the session).
+State that crosses rounds is the table's :class:`AmericanCarry`: the colour markers in force and the
+previous wheel spin's direction in the session.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Mapping
+
+from mypy_extensions import mypyc_attr
 
 from pitwatch.rules.american_roulette.model import AmericanRouletteRuleset
 from pitwatch.rules.base import (
@@ -38,6 +40,7 @@ from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L459-L464, L547-L552
     RED,
     SIMPLE_CHANCES,
+    RouletteCarry,
     after_the_ball,
     bet_limits,
     parse_spot,
@@ -50,7 +53,43 @@ from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L45
 from pitwatch.schemas.money import ZERO
 
 COLOURS = "colours"
-"""The ``ctx.carry`` key of the colour markers in force."""
+"""The stored carry's key of the colour markers in force."""
+
+
+@dataclass(frozen=True)
+class ColourMarker:
+    """A colour's marker: ``player_id`` holds the colour, each of its chips is worth ``value`` euros, set by
+    event ``event_id`` (000 L207, L227; 004 L479-L486, L554-L557)."""
+
+    player_id: str
+    value: Decimal
+    event_id: str
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (pitwatch.native), still subclassable
+class AmericanCarry(RouletteCarry):
+    """An American roulette table's state across spins: the last wheel direction (:class:`RouletteCarry`) and
+    ``colours``, colour -> its :class:`ColourMarker` in force. Stored as ``{"version": 1, "last_direction":
+    ..., "colours": {colour: {"player_id", "value" (euros as a string), "event_id"}}}`` (``colours`` only
+    while a marker is in force)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.colours: dict[str, ColourMarker] = {}
+
+    def fields(self) -> dict[str, Any]:
+        """The last direction and the markers as JSON types."""
+        out = super().fields()
+        if self.colours:
+            out[COLOURS] = {c: {"player_id": m.player_id, "value": str(m.value), "event_id": m.event_id}
+                            for c, m in self.colours.items()}
+        return out
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields`."""
+        super().load(fields, version)
+        self.colours = {str(c): ColourMarker(str(m["player_id"]), Decimal(m["value"]), str(m["event_id"]))
+                        for c, m in (fields.get(COLOURS) or {}).items()}
 
 
 # --------------------------------------------------------------------------- ruleset helpers
@@ -69,10 +108,9 @@ def colour_value_range(ctx: TableContext) -> tuple[Decimal, Decimal]:
     return ctx.min_bet, hi
 
 
-def markers(ctx: TableContext) -> dict[str, dict[str, Any]]:
-    """The colour markers in force at this table: colour -> ``{"player_id", "value", "event_id"}``."""
-    found: dict[str, dict[str, Any]] = ctx.carry.get(COLOURS, {})
-    return found
+def markers(ctx: TableContext) -> dict[str, ColourMarker]:
+    """The colour markers in force at this table: colour -> its :class:`ColourMarker`."""
+    return ctx.carry_as(AmericanCarry).colours
 
 
 def colour_value(ctx: TableContext, colour: str) -> tuple[Decimal, str | None]:
@@ -82,7 +120,7 @@ def colour_value(ctx: TableContext, colour: str) -> tuple[Decimal, str | None]:
     m = markers(ctx).get(colour)
     if m is None:
         return ctx.min_bet, None
-    return Decimal(m["value"]), str(m["player_id"])
+    return m.value, m.player_id
 
 
 def set_marker(ctx: TableContext, event: Any) -> list[Violation]:
@@ -106,13 +144,12 @@ def set_marker(ctx: TableContext, event: Any) -> list[Violation]:
                                  f"{what} ({lo}-{hi} EUR)", rs.cite("colour_value"), (eid,), None,
                                  event.player_id, lo - event.value if event.value < lo else event.value - hi))
     held = markers(ctx).get(event.colour)
-    if held is not None and held["player_id"] != event.player_id:
+    if held is not None and held.player_id != event.player_id:
         out.append(Violation(ViolationKind.PROCEDURE,
-                             f"colour {event.colour} valued for {event.player_id} while {held['player_id']} "
-                             "still holds it", rs.cite("colour_chips"), (held["event_id"], eid), None,
+                             f"colour {event.colour} valued for {event.player_id} while {held.player_id} "
+                             "still holds it", rs.cite("colour_chips"), (held.event_id, eid), None,
                              event.player_id))
-    ctx.carry.setdefault(COLOURS, {})[event.colour] = {"player_id": event.player_id, "value": str(event.value),
-                                                       "event_id": eid}
+    markers(ctx)[event.colour] = ColourMarker(event.player_id, event.value, eid)
     return out
 
 
@@ -131,6 +168,7 @@ class AmericanRouletteRound(GameRound):
     """
 
     game = "american_roulette"
+    carry_type = AmericanCarry
     bet_events = frozenset({"colour_bet_placed"})
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
@@ -158,7 +196,7 @@ class AmericanRouletteRound(GameRound):
                 ViolationKind.PROCEDURE,
                 f"bet {event.bet_id} of {event.player_id} in colour {event.colour}, which {holder} holds "
                 f"(valued at its marker, {value} EUR a chip)", self._cite("colour_chips"),
-                (event_id, markers(self.ctx)[event.colour]["event_id"]), event.bet_id, event.player_id)]
+                (event_id, markers(self.ctx)[event.colour].event_id), event.bet_id, event.player_id)]
         return bet
 
     def on_bet(self, bet: Bet) -> list[Violation]:
@@ -272,9 +310,9 @@ class AmericanRouletteRound(GameRound):
         return super().void(reason)
 
     def finish(self) -> None:
-        """Keep the last wheel direction of the session in ``ctx.carry`` (voided spins count too)."""
+        """Keep the last wheel direction of the session in the table's carry (voided spins count too)."""
         if self.spins:
-            self.ctx.carry["last_direction"] = self.spins[-1][0]
+            self.ctx.carry_as(AmericanCarry).last_direction = self.spins[-1][0]
 
     def outcome(self) -> str:
         """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball."""
@@ -316,13 +354,13 @@ class AmericanRouletteRound(GameRound):
             out.extend(set_marker(ctx, event))
         elif t == "player_left":
             held = markers(ctx)
-            for colour in [c for c, m in held.items() if m["player_id"] == event.player_id]:
+            for colour in [c for c, m in held.items() if m.player_id == event.player_id]:
                 del held[colour]
         elif t == "table_closed":
-            ctx.carry.pop(COLOURS, None)
-            ctx.carry.pop("last_direction", None)
+            ctx.carry = AmericanCarry()
         return out
 
 
-__all__ = ["COLOURS", "AmericanRouletteRound", "bet_limits", "colour_value", "colour_value_range", "markers",
+__all__ = ["COLOURS", "AmericanCarry", "AmericanRouletteRound", "ColourMarker",
+           "bet_limits", "colour_value", "colour_value_range", "markers",
            "rules_of", "set_marker", "simple_min_multiple", "tier"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Mapping
 
+from pitwatch.rules.game import Carry
 from pitwatch.schemas.money import ZERO
 
 
@@ -39,6 +40,22 @@ class BankState:
         if d is None:
             return None
         return cls(str(d["banker"]), d["seat"], Decimal(d["after"]), d["result"], Decimal(d["winnings"]), d["seguido"])
+
+
+class CheminCarry(Carry):
+    """A chemin de fer table's state across coups: ``bank``, the bank after the last coup (``None`` before
+    the first). Stored as ``{"version": 1, "bank": BankState.to_dict()}`` (no ``bank`` before a coup)."""
+
+    def __init__(self) -> None:
+        self.bank: BankState | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """``{"bank": ...}`` once a coup was played."""
+        return {} if self.bank is None else {"bank": self.bank.to_dict()}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields`."""
+        self.bank = BankState.from_dict(fields.get("bank"))
 
 
 @dataclass(frozen=True)

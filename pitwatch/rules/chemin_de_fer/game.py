@@ -29,7 +29,7 @@ from decimal import Decimal
 from typing import Any
 
 from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKind
-from pitwatch.rules.chemin_de_fer.bank import BankState, PutUp, after_coup, check_put_up
+from pitwatch.rules.chemin_de_fer.bank import CheminCarry, PutUp, after_coup, check_put_up
 from pitwatch.rules.chemin_de_fer.banked import BANK_SPOT, BankedRound, bank_bet_id
 from pitwatch.rules.chemin_de_fer.coup import BANK_HAND, PUNTO_HAND, judge_coup, rules_of, totals
 from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, bank_return, cover, stake_return, winner
@@ -43,12 +43,13 @@ class CheminDeFerRound(BankedRound):
     """One coup of chemin de fer (module docstring)."""
 
     game = "chemin_de_fer"
+    carry_type = CheminCarry
     label = "chemin de fer"
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
         self.rules = rules_of(ctx.ruleset)
-        self.prev = BankState.from_dict(ctx.carry.get("bank"))
+        self.prev = ctx.carry_as(CheminCarry).bank
 
     def bank_in_play(self) -> Decimal:
         """The bank the stakes may cover: the amount put up, at most ``max_multiple`` x the table minimum
@@ -196,7 +197,7 @@ class CheminDeFerRound(BankedRound):
         if won == "banca" and holder is not None and (holder.spot in BANCO_SPOTS or len(self.bets) == 1):
             seguido = holder.player_id
         state = after_coup(self.prev, self.put, won, cov.in_play, self._cagnotte(won, cov.in_play), seguido)
-        self.ctx.carry["bank"] = state.to_dict()
+        self.ctx.carry_as(CheminCarry).bank = state
 
     def outcome(self) -> str:
         """E.g. ``"punto 7 (KH 7S) - banca 6 (3D 3C): punto; bank 100.00 of P-1"``."""

@@ -1,19 +1,19 @@
 """The bank of bacará a dos paños from coup to coup: what the table context carries
-(``ctx.carry["bank"]``) and the checks of a ``bank_put_up`` against it.
+(the table's :class:`PanosCarry`) and the checks of a ``bank_put_up`` against it.
 
 The bank is adjudicated (announced, offered in turn, or auctioned to the highest bidder: 000 L783, L789;
 004 L2580-L2587, L2607-L2613) and held until the banker gives it up after a coup or it has «saltado»
-(000 L787; 004 L2595-L2605); its winnings become part of it (000 L829; 004 L2754-L2755). The carry holds
-JSON types only (money as strings).
+(000 L787; 004 L2595-L2605); its winnings become part of it (000 L829; 004 L2754-L2755).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, Mapping
 
 from pitwatch.rules.chemin_de_fer.bank import PutUp
+from pitwatch.rules.game import Carry
 
 
 @dataclass(frozen=True)
@@ -51,11 +51,28 @@ class PanosBank:
                    int(d["coups"]), dict(d["holders"]), tuple(d["bank_won"]), d["banco"], int(d["repeats"]))
 
 
-def new_shoe(carry: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The carry at a new shoe (a new partida): no coup yet, nobody barred."""
-    if carry is None:
+class PanosCarry(Carry):
+    """A bacará a dos paños table's state across coups: ``bank``, the :class:`PanosBank` after the last coup
+    (``None`` before the first). Stored as ``{"version": 1, "bank": PanosBank.to_dict()}`` (no ``bank``
+    before a coup)."""
+
+    def __init__(self) -> None:
+        self.bank: PanosBank | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """``{"bank": ...}`` once a coup was played."""
+        return {} if self.bank is None else {"bank": self.bank.to_dict()}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields`."""
+        self.bank = PanosBank.from_dict(fields.get("bank"))
+
+
+def new_shoe(bank: PanosBank | None) -> PanosBank | None:
+    """The bank at a new shoe (a new partida): no coup yet, nobody barred, no banco repeated."""
+    if bank is None:
         return None
-    return {**carry, "coups": 0, "barred": [], "banco": None, "repeats": 0}
+    return replace(bank, coups=0, barred=(), banco=None, repeats=0)
 
 
 def barred(prev: PanosBank | None, put: PutUp) -> tuple[str, ...]:
@@ -103,4 +120,4 @@ def check_put_up(prev: PanosBank | None, put: PutUp, auction: tuple[str, Decimal
     return out
 
 
-__all__ = ["PanosBank", "barred", "check_put_up", "new_shoe"]
+__all__ = ["PanosBank", "PanosCarry", "barred", "check_put_up", "new_shoe"]

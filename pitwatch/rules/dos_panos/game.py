@@ -33,7 +33,7 @@ from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKin
 from pitwatch.rules.chemin_de_fer.bank import PutUp
 from pitwatch.rules.chemin_de_fer.banked import BANK_SPOT, BankedRound, bank_bet_id
 from pitwatch.rules.chemin_de_fer.coup import BANK_HAND
-from pitwatch.rules.dos_panos.bank import PanosBank, barred, check_put_up, new_shoe
+from pitwatch.rules.dos_panos.bank import PanosBank, PanosCarry, barred, check_put_up, new_shoe
 from pitwatch.rules.dos_panos.deal import NAMES, hands, judge_deal, results, rules_of
 from pitwatch.rules.dos_panos.stakes import (
     BANCO,
@@ -56,12 +56,13 @@ class DosPanosRound(BankedRound):
     """One coup of bacará a dos paños (module docstring)."""
 
     game = "bacara_dos_panos"
+    carry_type = PanosCarry
     label = "bacará a dos paños"
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)
         self.rules = rules_of(ctx.ruleset)
-        self.prev = PanosBank.from_dict(ctx.carry.get("bank"))
+        self.prev = ctx.carry_as(PanosCarry).bank
         self.auction: tuple[str, Decimal, str] | None = None
         """The coup's ``bank_auctioned``: (banker, amount, event id)."""
         self.lost: set[str] = set()
@@ -264,7 +265,7 @@ class DosPanosRound(BankedRound):
             coups=(prev.coups if prev is not None else 0) + 1,
             holders={p: self.said[p][0] for p in PANOS if p in self.said},
             bank_won=tuple(p for p in PANOS if won[p] == "banca"), banco=banco, repeats=repeats)
-        self.ctx.carry["bank"] = state.to_dict()
+        self.ctx.carry_as(PanosCarry).bank = state
 
     def _score(self, won: dict[str, str | None]) -> str:
         dealt = hands(self.cards)
@@ -286,9 +287,8 @@ class DosPanosRound(BankedRound):
         rules = rules_of(ctx.ruleset)
         eid = (str(event.event_id),)
         if event.type == "shoe_loaded":
-            shoe = new_shoe(ctx.carry.get("bank"))
-            if shoe is not None:
-                ctx.carry["bank"] = shoe
+            carry = ctx.carry_as(PanosCarry)
+            carry.bank = new_shoe(carry.bank)
             if event.decks != rules.decks:
                 return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
                                   f"rules require {rules.decks}", ctx.ruleset.cite("cards"), eid)]

@@ -67,6 +67,7 @@ class PokerRound(GameRound):
     """One hand of póquer en círculo (module docstring)."""
 
     game = "poker"
+    carry_type = revenue.PokerCarry
 
     def __init__(self, ctx: TableContext, round_id: str, last_of_session: bool = False):
         super().__init__(ctx, round_id, last_of_session)

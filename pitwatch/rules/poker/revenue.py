@@ -18,16 +18,16 @@ all. The session is the table's opening to its close (the ruleset's ambiguity): 
 session shorter than twice the players who paid, each «postre» twice (004 L4095-L4097), is a procedure
 violation (:func:`session_closed`). Under a session form no rake is due on a hand.
 
-The session's fees are kept in ``ctx.carry["session"]`` (JSON: money as strings). Pure: no I/O.
+The session's fees are kept in the table's :class:`PokerCarry`. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Mapping
 
 from pitwatch.rules.base import Violation, ViolationKind
-from pitwatch.rules.game import TableContext
+from pitwatch.rules.game import Carry, TableContext
 from pitwatch.rules.models.poker import PokerRuleset
 from pitwatch.rules.poker.pots import CENT
 
@@ -85,16 +85,35 @@ def _euros(ctx: TableContext, option: str) -> Decimal | None:
     return value if value.is_finite() and value >= 0 else None
 
 
-def _session(ctx: TableContext) -> dict[str, Any]:
-    session: dict[str, Any] = ctx.carry.setdefault("session", {"fees": {}, "hands": 0})
-    return session
+class PokerCarry(Carry):
+    """A póquer en círculo table's state across hands: the session's benefit so far, ``fees`` (player ->
+    the euros he paid as the session's fee) and ``hands`` (the hands played in the session). Stored as
+    ``{"version": 1, "session": {"fees": {player: euros as a string}, "hands": n}}``."""
+
+    def __init__(self) -> None:
+        self.fees: dict[str, Decimal] = {}
+        self.hands = 0
+
+    def fields(self) -> dict[str, Any]:
+        """``{"session": {"fees": ..., "hands": ...}}``."""
+        return {"session": {"fees": {p: str(v) for p, v in self.fees.items()}, "hands": self.hands}}
+
+    def load(self, fields: Mapping[str, Any], version: int) -> None:
+        """From :meth:`fields` (a state written before the table's first session has no ``session``)."""
+        session = fields.get("session") or {"fees": {}, "hands": 0}
+        self.fees = {str(p): Decimal(v) for p, v in session["fees"].items()}
+        self.hands = int(session["hands"])
+
+
+def _session(ctx: TableContext) -> PokerCarry:
+    return ctx.carry_as(PokerCarry)
 
 
 def table_opened(ctx: TableContext, event: Any) -> list[Violation]:
     """A new session: no fee paid yet. Under a session form whose options do not give the fee (none
     announced, a rate outside 10..20 per 100), a procedure violation: the benefit «se fijará» and is
     announced before the game (004 L4082-L4092)."""
-    ctx.carry["session"] = {"fees": {}, "hands": 0}
+    ctx.carry = PokerCarry()
     form = ctx.option("revenue")
     if form not in FORMS:
         return [Violation(ViolationKind.PROCEDURE, f"table option revenue={form!r} is not one of {', '.join(FORMS)}",
@@ -111,7 +130,7 @@ def table_opened(ctx: TableContext, event: Any) -> list[Violation]:
 
 def hand_played(ctx: TableContext) -> None:
     """Count one hand of the session (for :func:`session_closed`)."""
-    _session(ctx)["hands"] += 1
+    _session(ctx).hands += 1
 
 
 def fee_taken(ctx: TableContext, event: Any) -> list[Violation]:
@@ -120,8 +139,8 @@ def fee_taken(ctx: TableContext, event: Any) -> list[Violation]:
     form, or the player's second fee of the session)."""
     session = _session(ctx)
     p, amount, eid = event.player_id, event.amount, str(event.event_id)
-    paid = Decimal(session["fees"].get(p, "0"))
-    session["fees"][p] = str(paid + amount)
+    paid = session.fees.get(p, ZERO)
+    session.fees[p] = paid + amount
     form = ctx.option("revenue")
     key = "session_fee" if form == "session_fee" else "session_rate" if form == "session_rate" else "rake"
     if form == "rake":
@@ -146,10 +165,10 @@ def session_closed(ctx: TableContext, event: Any) -> list[Violation]:
     """At ``table_closed`` under a session form: a session of fewer hands than the ruleset's
     ``session_postre`` (2) x the players who paid a fee is a procedure violation: the session is
     never shorter than each player's two turns as «postre» (004 L4092-L4097)."""
-    session = ctx.carry.get("session")
-    if ctx.option("revenue") == "rake" or not session or not session["fees"]:
+    session = _session(ctx)
+    if ctx.option("revenue") == "rake" or not session.fees:
         return []
-    players, hands = len(session["fees"]), int(session["hands"])
+    players, hands = len(session.fees), session.hands
     need = _model(ctx).revenue.session_postre * players
     if hands >= need:
         return []

@@ -41,6 +41,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/american_roulette/game.py:colour_value": ["representa el minimo", "representara el minimo"],
     "pitwatch/rules/american_roulette/game.py:colour_value_range": ["numero entero"],
     "pitwatch/rules/american_roulette/game.py:set_marker": ["marcador", "fijar el valor"],
+    "pitwatch/rules/american_roulette/game.py:ColourMarker": ["marcador", "fijar el valor"],
     "pitwatch/sim/american_roulette.py": ["ruleta", "cero", "fichas", "sentido opuesto", "permita su pago"],
     "pitwatch/sim/american_roulette.py:PALETTE": ["color"],
     "pitwatch/sim/american_roulette.py:WINNINGS": ["veces", "la mitad", "ganancia", "conserva", "ruleta"],
