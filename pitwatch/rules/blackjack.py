@@ -46,6 +46,8 @@ from pitwatch.rules.game import Carry, GameRound, TableContext
 from pitwatch.rules.models import BlackjackRuleset
 from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.cards import ALL_CARDS, blackjack_value
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import CardDealt, CardsBurned, PlayerDecision, ShoeCut, ShoeLoaded, TableOpened
 from pitwatch.schemas.money import ZERO
 
 MAIN_SPOT = "main"
@@ -274,16 +276,19 @@ class BlackjackRound(GameRound):
 
     # ------------------------------------------------------------------ cards and decisions
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply ``card_dealt`` / ``player_decision``; returns the violations visible at once."""
-        if event.type == "card_dealt":
-            return self._on_card(event)
-        if event.type == "player_decision":
-            return self._on_decision(event)
+        if type(event) is CardDealt:
+            return self.card_dealt(event)
+        if type(event) is PlayerDecision:
+            return self.player_decision(event)
         return [self._v(ViolationKind.PROCEDURE, f"event {event.type} does not belong to blackjack",
                         "spot", (str(event.event_id),))]
 
-    def _on_card(self, ev: Any) -> list[Violation]:
+    def card_dealt(self, ev: CardDealt) -> list[Violation]:
+        """A card to a player's hand or the dealer's: a ``procedure`` violation for a card face down, before
+        the burn of a new shoe, to a malformed hand, a hand no split created, a box without a bet, or to a
+        player after the dealer's second card."""
         eid = str(ev.event_id)
         out: list[Violation] = []
         if not ev.face_up:
@@ -326,7 +331,10 @@ class BlackjackRound(GameRound):
             self.third_card_boxes.append(box)
         return out
 
-    def _on_decision(self, ev: Any) -> list[Violation]:
+    def player_decision(self, ev: PlayerDecision) -> list[Violation]:
+        """A player's decision (``hit``, ``stand``, ``double``, ``split``, ``surrender``, ``insurance``): an
+        ``illegal_decision`` where the rules forbid it, a ``procedure`` violation on a hand without cards or
+        after the dealer's second card."""
         eid = str(ev.event_id)
         out: list[Violation] = []
         if self.dealer_drawing:
@@ -427,7 +435,7 @@ class BlackjackRound(GameRound):
             hand.surrendered = True
         return bad
 
-    def _insure(self, ev: Any, eid: str) -> list[Violation]:
+    def _insure(self, ev: PlayerDecision, eid: str) -> list[Violation]:
         bet = self.bets.get(ev.bet_id or "")
         if bet is None or bet.spot != MAIN_SPOT:
             return [self._v(ViolationKind.ILLEGAL_DECISION, f"insurance on unknown bet {ev.bet_id!r}",
@@ -657,43 +665,70 @@ class BlackjackRound(GameRound):
     # ------------------------------------------------------------------ table events
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """Table option and shoe checks: ``max_multiplier`` among the text's values (000 L319;
         004 L863-L865); shoe of ``decks`` decks (000 L243; 004 L583); cut card leaving at least
         one deck (000 L325; 004 L882-L885); the first ``burn`` cards of a new shoe burned
         (000 L327; 004 L889-L891)."""
-        rules = rules_of(ctx).rules
-        eid = str(event.event_id)
-        cite = ctx.ruleset.cite
-        t = event.type
-        out: list[Violation] = []
-        if t == "table_opened":
-            raw = ctx.option("max_multiplier")
-            if not _multiplier_ok(ctx, raw):
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"table option max_multiplier={raw!r} is not a maximum the text allows",
-                                     cite("maximum"), (eid,)))
-        elif t == "shoe_loaded":
-            decks = rules.decks
-            if event.decks != decks:
-                out.append(Violation(ViolationKind.PROCEDURE, f"shoe of {event.decks} decks; the game uses {decks}",
-                                     cite("shoe"), (eid,)))
-        elif t == "shoe_cut":
-            need = rules.cut_card_min_behind
-            if event.cards_behind < need:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"cut card leaves {event.cards_behind} cards behind it; at least {need}",
-                                     cite("shoe"), (eid,)))
-            ctx.carry_as(BlackjackCarry).burn_due = True
-        elif t == "cards_burned":
-            burn = rules.burn
-            carry = ctx.carry_as(BlackjackCarry)
-            if carry.burn_due and event.count != burn:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"{event.count} cards burned at the start of the shoe; the text says {burn}",
-                                     cite("shoe"), (eid,)))
-            carry.burn_due = False
-        return out
+        if type(event) is TableOpened:
+            return table_opened(ctx, event)
+        if type(event) is ShoeLoaded:
+            return shoe_loaded(ctx, event)
+        if type(event) is ShoeCut:
+            return shoe_cut(ctx, event)
+        if type(event) is CardsBurned:
+            return cards_burned(ctx, event)
+        return []
+
+
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+    """A ``procedure`` violation for a table option ``max_multiplier`` the text does not allow; see
+    :meth:`BlackjackRound.on_table_event`."""
+    out: list[Violation] = []
+    raw = ctx.option("max_multiplier")
+    if not _multiplier_ok(ctx, raw):
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"table option max_multiplier={raw!r} is not a maximum the text allows",
+                             ctx.ruleset.cite("maximum"), (str(event.event_id),)))
+    return out
+
+
+def shoe_loaded(ctx: TableContext, event: ShoeLoaded) -> list[Violation]:
+    """A ``procedure`` violation for a shoe of another number of decks than the game's; see
+    :meth:`BlackjackRound.on_table_event`."""
+    out: list[Violation] = []
+    decks = rules_of(ctx).rules.decks
+    if event.decks != decks:
+        out.append(Violation(ViolationKind.PROCEDURE, f"shoe of {event.decks} decks; the game uses {decks}",
+                             ctx.ruleset.cite("shoe"), (str(event.event_id),)))
+    return out
+
+
+def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:
+    """A ``procedure`` violation for a cut card leaving too few cards behind it; the burn of the new shoe is
+    then due; see :meth:`BlackjackRound.on_table_event`."""
+    out: list[Violation] = []
+    need = rules_of(ctx).rules.cut_card_min_behind
+    if event.cards_behind < need:
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"cut card leaves {event.cards_behind} cards behind it; at least {need}",
+                             ctx.ruleset.cite("shoe"), (str(event.event_id),)))
+    ctx.carry_as(BlackjackCarry).burn_due = True
+    return out
+
+
+def cards_burned(ctx: TableContext, event: CardsBurned) -> list[Violation]:
+    """A ``procedure`` violation for a burn of another number of cards than the text's at the start of a
+    shoe; the burn is then done; see :meth:`BlackjackRound.on_table_event`."""
+    out: list[Violation] = []
+    burn = rules_of(ctx).rules.burn
+    carry = ctx.carry_as(BlackjackCarry)
+    if carry.burn_due and event.count != burn:
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"{event.count} cards burned at the start of the shoe; the text says {burn}",
+                             ctx.ruleset.cite("shoe"), (str(event.event_id),)))
+    carry.burn_due = False
+    return out
 
 
 def table_maximum(ctx: TableContext) -> Decimal:
@@ -707,7 +742,7 @@ def rules_of(ctx: TableContext) -> BlackjackRuleset:
     return ctx.ruleset.model_as(BlackjackRuleset)
 
 
-def _multiplier_ok(ctx: TableContext, raw: Any) -> bool:
+def _multiplier_ok(ctx: TableContext, raw: str) -> bool:
     try:
         m = int(str(raw))
     except (TypeError, ValueError):

@@ -31,8 +31,8 @@ amount back, no winnings) if its chance wins, lost if it loses, or hit by anothe
 last spin of a session (``round_started.last_of_session``) a zero forces the refund. State that
 crosses rounds: the bets in prison stand in the table's book of standing bets (``ctx.book``,
 :class:`~pitwatch.rules.book.Book`: each ``working``, ``initial`` its first stake, ``at_stake`` the amount
-held, ``detail["zeros"]`` the consecutive zeros it has seen); ``ctx.carry["last_direction"]`` is the
-direction of the previous wheel spin of the session (absent before the first).
+held, ``detail["zeros"]`` the consecutive zeros it has seen); the table's :class:`RouletteCarry` keeps the
+direction of the previous wheel spin of the session (``None`` before the first).
 """
 
 from __future__ import annotations
@@ -58,6 +58,15 @@ from pitwatch.rules.game import Carry, GameRound, TableContext
 from pitwatch.rules.models import RouletteRuleset
 from pitwatch.rules.models.roulette import KIND_NAMES, RouletteLimits
 from pitwatch.rules.spec import GameSpec, Gap
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import (
+    BallLanded,
+    LimitsChanged,
+    PlayerDecision,
+    TableClosed,
+    TableOpened,
+    WheelSpun,
+)
 from pitwatch.schemas.money import ZERO
 
 # --------------------------------------------------------------------------- layout
@@ -474,22 +483,37 @@ class RouletteRound(GameRound):
                                  self._cite("zero_choice"), (bet.event_id,), bet.bet_id, bet.player_id))
         return out
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply ``wheel_spun`` (direction check), ``ball_landed`` and ``player_decision``
         (``en_prison``/``half_back``); any other game event is a procedure violation."""
-        eid = str(event.event_id)
-        t = event.type
-        if t == "wheel_spun":
-            return spin_violations(self.ctx, self.spins, event.direction, eid)
-        if t == "ball_landed":
-            out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
-            self.number, self.ball_event = event.number, eid
-            return out
-        if t == "player_decision":
-            return self._decision(event, eid)
-        return [Violation(ViolationKind.PROCEDURE, f"{t} is not a roulette event", self._cite("layout"), (eid,))]
+        if type(event) is WheelSpun:
+            return self.wheel_spun(event)
+        if type(event) is BallLanded:
+            return self.ball_landed(event)
+        if type(event) is PlayerDecision:
+            return self.player_decision(event)
+        return [Violation(ViolationKind.PROCEDURE, f"{event.type} is not a roulette event", self._cite("layout"),
+                          (str(event.event_id),))]
 
-    def _decision(self, event: Any, eid: str) -> list[Violation]:
+    def wheel_spun(self, event: WheelSpun) -> list[Violation]:
+        """A spin of the wheel: recorded, and a ``spin_direction`` violation if it turns as the previous spin
+        of the session did (:func:`spin_violations`)."""
+        return spin_violations(self.ctx, self.spins, event.direction, str(event.event_id))
+
+    def ball_landed(self, event: BallLanded) -> list[Violation]:
+        """The result of the spin; a second one in the spin is a ``procedure`` violation (:func:`second_ball`)
+        and replaces the first."""
+        eid = str(event.event_id)
+        out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
+        self.number, self.ball_event = event.number, eid
+        return out
+
+    def player_decision(self, event: PlayerDecision) -> list[Violation]:
+        """A player's choice at zero for a simple chance (``en_prison`` or ``half_back``), recorded when the
+        ball landed on zero and the bet is one it hit; an ``illegal_decision`` for any other decision, a
+        bet the zero did not hit, no zero, en prison on the last spin of the session, or a half-back
+        below the floor (see the class docstring)."""
+        eid = str(event.event_id)
         bad = None
         cite = self._cite("zero_choice")
         hit = self._zero_count(event.bet_id) if event.bet_id else None
@@ -507,7 +531,8 @@ class RouletteRound(GameRound):
             bad = (f"half_back on {event.bet_id} at zero number {hit[1]}: its value is below the table "
                    f"minimum {self.ctx.min_bet}, it must stay in prison")
             cite = self._cite("zero_floor")
-        if hit is not None and self.number == 0 and event.decision in ("en_prison", "half_back"):
+        if hit is not None and event.bet_id is not None and self.number == 0 and event.decision in (
+                "en_prison", "half_back"):  # a hit is always of a bet id
             self.decisions[event.bet_id] = (event.decision, eid)
         if bad is None:
             return []
@@ -621,7 +646,7 @@ class RouletteRound(GameRound):
         return super().void(reason)
 
     def finish(self) -> None:
-        """Update the table: the last wheel direction (``ctx.carry``), and the book (``ctx.book``): the
+        """Update the table: the last wheel direction (the table's :class:`RouletteCarry`), and the book (``ctx.book``): the
         prisoners settled by this spin leave it, new ones from this spin's zero and survivors of a repeated
         zero stand in it (in that order). A voided spin, or one without a result, leaves the prisoners
         unchanged."""
@@ -654,46 +679,71 @@ class RouletteRound(GameRound):
         return f"{n} {'red' if n in RED else 'black'}"
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """``table_opened``: validate the roulette options (procedure violation if out of the
         law's range). ``limits_changed``: a procedure violation where the ruleset forbids
         changing limits during a session (Galicia 000 L169). ``table_closed``: bets still in
         prison were never settled (procedure violation, 000 L129 / 004 L320-L324); the
         prisoners and the last spin direction are cleared for the next session."""
-        t = event.type
-        eid = str(event.event_id)
-        rs = ctx.ruleset
-        out: list[Violation] = []
-        if t == "table_opened":
-            for check in (tier, simple_min_multiple):
-                try:
-                    check(ctx)
-                except RuleError as exc:
-                    out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
-                                         rs.cite("limit_multiple"), (eid,)))
-            if ctx.option("zero_default") not in ("en_prison", "half_back"):
-                out.append(Violation(ViolationKind.PROCEDURE, f"zero_default={ctx.option('zero_default')!r} "
-                                     "must be en_prison or half_back", rs.cite("zero_choice"), (eid,)))
-            rule = ctx.option("max_rule")
-            if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
-                out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
-                                     rs.cite("limit_multiple"), (eid,)))
-        elif t == "limits_changed":
-            changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
-            if changed and not rules_of(ctx).limits.change_during_session:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
-                                     f"to {event.min_bet}-{event.max_bet} EUR", rs.cite("limits_change"), (eid,)))
-        elif t == "table_closed":
-            left = ctx.book.clear()
-            if left:
-                amount = sum((p.initial for p in left), ZERO)
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"table closed with {len(left)} bet(s) in prison never settled: "
-                                     + ", ".join(sorted(p.bet_id for p in left)), rs.cite("zero_last_spin"),
-                                     tuple(p.event_id for p in left), amount=amount))
-            ctx.carry_as(RouletteCarry).last_direction = None
-        return out
+        if type(event) is TableOpened:
+            return table_opened(ctx, event)
+        if type(event) is LimitsChanged:
+            return limits_changed(ctx, event)
+        if type(event) is TableClosed:
+            return table_closed(ctx, event)
+        return []
+
+
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+    """The options of a roulette table just opened: a ``procedure`` violation for each out of the law's
+    range (``max_tier``, ``simple_chance_min_multiple``, ``zero_default``, ``max_rule``); see
+    :meth:`RouletteRound.on_table_event`."""
+    eid = str(event.event_id)
+    rs = ctx.ruleset
+    out: list[Violation] = []
+    for check in (tier, simple_min_multiple):
+        try:
+            check(ctx)
+        except RuleError as exc:
+            out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
+                                 rs.cite("limit_multiple"), (eid,)))
+    if ctx.option("zero_default") not in ("en_prison", "half_back"):
+        out.append(Violation(ViolationKind.PROCEDURE, f"zero_default={ctx.option('zero_default')!r} "
+                             "must be en_prison or half_back", rs.cite("zero_choice"), (eid,)))
+    rule = ctx.option("max_rule")
+    if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
+        out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
+                             rs.cite("limit_multiple"), (eid,)))
+    return out
+
+
+def limits_changed(ctx: TableContext, event: LimitsChanged) -> list[Violation]:
+    """New table limits (applied by the engine after this call, ``ctx`` still holds the old ones): a
+    ``procedure`` violation where the ruleset forbids changing them during a session; see
+    :meth:`RouletteRound.on_table_event`."""
+    out: list[Violation] = []
+    changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
+    if changed and not rules_of(ctx).limits.change_during_session:
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
+                             f"to {event.min_bet}-{event.max_bet} EUR", ctx.ruleset.cite("limits_change"),
+                             (str(event.event_id),)))
+    return out
+
+
+def table_closed(ctx: TableContext, event: TableClosed) -> list[Violation]:
+    """The session ends: a ``procedure`` violation for the bets still in prison (cleared from the book),
+    and the last spin direction forgotten; see :meth:`RouletteRound.on_table_event`."""
+    out: list[Violation] = []
+    left = ctx.book.clear()
+    if left:
+        amount = sum((p.initial for p in left), ZERO)
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"table closed with {len(left)} bet(s) in prison never settled: "
+                             + ", ".join(sorted(p.bet_id for p in left)), ctx.ruleset.cite("zero_last_spin"),
+                             tuple(p.event_id for p in left), amount=amount))
+    ctx.carry_as(RouletteCarry).last_direction = None
+    return out
 
 
 SPEC = GameSpec(

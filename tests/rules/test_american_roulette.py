@@ -563,3 +563,16 @@ def test_the_edge_follows_the_rulesets_lost_fraction():
     src = load_ruleset(GAL).source.replace("simple_lost_fraction = 0.5", "simple_lost_fraction = 0.75")
     rs = parse_ruleset(src, "american_roulette.galicia.toml")
     assert house_edge(rs, "red") == 1 - F(36, 37) - F(1, 37) * F(1, 4) == F(3, 148)
+
+
+def test_the_round_module_imports_first_in_a_fresh_interpreter():
+    """The round dispatches on its own event classes (``ColourValued``, ``ColourBetPlaced``), so it imports
+    the game's events module; the contract (:mod:`pitwatch.schemas.events`) imports that module too while it
+    builds the event union. Imported first, before anything has loaded the contract, the round must still
+    load (a worker or a test importing only this game)."""
+    import subprocess
+    import sys
+
+    script = "import pitwatch.rules.american_roulette.game as g; print(g.AmericanRouletteRound.game)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout.strip()) == (0, "american_roulette"), out.stderr[-2000:]

@@ -559,3 +559,15 @@ def test_theoretical_win_of_a_round_is_stake_times_edge(ruleset):
 def test_a_spot_off_the_wheel_has_no_edge(ruleset):
     with pytest.raises(RuleError, match="not a symbol of the wheel"):
         house_edge(load_ruleset(ruleset), "red")
+
+
+def test_the_round_module_imports_first_in_a_fresh_interpreter():
+    """The round dispatches on its own event class (``WheelStopped``), so it imports the game's events
+    module, which the contract (:mod:`pitwatch.schemas.events`) imports too while it builds the event union.
+    Imported first, before anything has loaded the contract, the round must still load."""
+    import subprocess
+    import sys
+
+    script = "import pitwatch.rules.wheel_of_fortune.game as g; print(g.WheelOfFortuneRound.game)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout.strip()) == (0, "wheel_of_fortune"), out.stderr[-2000:]

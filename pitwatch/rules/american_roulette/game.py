@@ -28,6 +28,10 @@ from typing import Any, Mapping
 
 from mypy_extensions import mypyc_attr
 
+# The contract first: it imports this game's events module while it builds its event union, and that module,
+# imported here before the contract, would meet the contract half-built.
+import pitwatch.schemas.events  # noqa: F401
+from pitwatch.rules.american_roulette.events import ColourBetPlaced, ColourValued
 from pitwatch.rules.american_roulette.model import AmericanRouletteRuleset
 from pitwatch.rules.base import (
     Bet,
@@ -49,6 +53,16 @@ from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L45
     spin_violations,
     spot_violations,
     tier,
+)
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import (
+    BallLanded,
+    LimitsChanged,
+    PlayerDecision,
+    PlayerLeft,
+    TableClosed,
+    TableOpened,
+    WheelSpun,
 )
 from pitwatch.schemas.money import ZERO
 
@@ -123,7 +137,7 @@ def colour_value(ctx: TableContext, colour: str) -> tuple[Decimal, str | None]:
     return m.value, m.player_id
 
 
-def set_marker(ctx: TableContext, event: Any) -> list[Violation]:
+def set_marker(ctx: TableContext, event: ColourValued) -> list[Violation]:
     """Apply ``colour_valued``: the colour's marker now says ``event.value`` for ``event.player_id``.
     Violations (``procedure``): a value outside :func:`colour_value_range` (000 L207, L227; 004 L479-L486,
     L554-L557), a colour still held by another player (one box per colour, 000 L207; 004 L479-L484). The
@@ -184,11 +198,18 @@ class AmericanRouletteRound(GameRound):
 
     # ------------------------------------------------------------------ bets
 
-    def bet_of(self, event: Any, event_id: str) -> Bet:
+    def bet_of(self, event: EventBase, event_id: str) -> Bet:
         """The bet of a ``colour_bet_placed``: stake = ``chips`` x the colour's value in force
         (:func:`colour_value`; the table minimum without a marker, 000 L227; 004 L557-L559). A bet by a
         player who does not hold the colour is valued at the colour's marker and flagged (``procedure``) by
-        :meth:`on_bet`. Never raises: every colour has a value."""
+        :meth:`on_bet`. Never raises for a colour bet: every colour has a value (``NotImplementedError`` for
+        another event, which the engine never hands it: :attr:`bet_events`)."""
+        if type(event) is ColourBetPlaced:
+            return self.colour_bet_placed(event, event_id)
+        return super().bet_of(event, event_id)
+
+    def colour_bet_placed(self, event: ColourBetPlaced, event_id: str) -> Bet:
+        """The :class:`Bet` of a bet in colour chips (see :meth:`bet_of`), ``event_id`` its event's id."""
         value, holder = colour_value(self.ctx, event.colour)
         bet = Bet(event.bet_id, event.player_id, event.spot, value * event.chips, None, event_id, event.round_id)
         if holder is not None and holder != event.player_id and event.bet_id not in self.bets:
@@ -222,27 +243,44 @@ class AmericanRouletteRound(GameRound):
 
     # ------------------------------------------------------------------ game events
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply ``wheel_spun`` (it must reverse the previous spin: 000 L183; 004 L386-L390),
         ``ball_landed``, ``colour_valued`` (a marker set during the spin, :func:`set_marker`) and
         ``player_decision`` (no decision exists at zero: en prison is an ``illegal_decision``, 000 L225;
-        004 L543-L545); any other game event is a procedure violation."""
-        eid = str(event.event_id)
-        t = event.type
-        if t == "wheel_spun":
-            return spin_violations(self.ctx, self.spins, event.direction, eid)
-        if t == "ball_landed":
-            out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
-            self.number, self.ball_event = event.number, eid
-            return out
-        if t == "colour_valued":
-            return set_marker(self.ctx, event)
-        if t == "player_decision":
-            return self._decision(event, eid)
-        return [Violation(ViolationKind.PROCEDURE, f"{t} is not an American roulette event",
-                          self._cite("layout"), (eid,))]
+        004 L543-L545); any other game event is a procedure violation (``colour_valued`` is a table-level
+        event class, its ``round_id`` may be null: the engine hands it here when it carries one)."""
+        if type(event) is WheelSpun:
+            return self.wheel_spun(event)
+        if type(event) is BallLanded:
+            return self.ball_landed(event)
+        if type(event) is ColourValued:
+            return self.colour_valued(event)
+        if type(event) is PlayerDecision:
+            return self.player_decision(event)
+        return [Violation(ViolationKind.PROCEDURE, f"{event.type} is not an American roulette event",
+                          self._cite("layout"), (str(event.event_id),))]
 
-    def _decision(self, event: Any, eid: str) -> list[Violation]:
+    def wheel_spun(self, event: WheelSpun) -> list[Violation]:
+        """A spin of the wheel: recorded, and a ``spin_direction`` violation if it turns as the previous spin
+        of the session did (French roulette's :func:`~pitwatch.rules.roulette.spin_violations`)."""
+        return spin_violations(self.ctx, self.spins, event.direction, str(event.event_id))
+
+    def ball_landed(self, event: BallLanded) -> list[Violation]:
+        """The result of the spin; a second one in the spin is a ``procedure`` violation
+        (:func:`~pitwatch.rules.roulette.second_ball`) and replaces the first."""
+        eid = str(event.event_id)
+        out = second_ball(self.ctx, self.number, self.ball_event, event.number, eid)
+        self.number, self.ball_event = event.number, eid
+        return out
+
+    def colour_valued(self, event: ColourValued) -> list[Violation]:
+        """A colour marker set during the spin: :func:`set_marker`."""
+        return set_marker(self.ctx, event)
+
+    def player_decision(self, event: PlayerDecision) -> list[Violation]:
+        """A player's decision: none exists in American roulette (see :meth:`on_event`), but the half of a
+        simple chance at zero, which the rule applies anyway; any other is an ``illegal_decision``."""
+        eid = str(event.event_id)
         bet = self.bets.get(event.bet_id or "")
         if (event.decision == "half_back" and bet is not None and bet.spot in SIMPLE_CHANCES
                 and self.number == 0):
@@ -324,41 +362,70 @@ class AmericanRouletteRound(GameRound):
         return f"{n} {'red' if n in RED else 'black'}"
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """``table_opened``: the options within the law (procedure violations). ``limits_changed``: a
         procedure violation where the ruleset forbids it (Galicia, 000 L169). ``colour_valued`` between
         spins: :func:`set_marker`. ``player_left``: his colours are free again. ``table_closed``: every
         marker and the last spin direction are cleared for the next session."""
-        t = event.type
-        eid = str(event.event_id)
-        rs = ctx.ruleset
-        out: list[Violation] = []
-        if t == "table_opened":
-            for check in (tier, simple_min_multiple):
-                try:
-                    check(ctx)
-                except RuleError as exc:
-                    out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
-                                         rs.cite("limit_multiple"), (eid,)))
-            rule = ctx.option("max_rule")
-            if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
-                out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
-                                     rs.cite("limit_multiple"), (eid,)))
-        elif t == "limits_changed":
-            changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
-            if changed and not rules_of(ctx).limits.change_during_session:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
-                                     f"to {event.min_bet}-{event.max_bet} EUR", rs.cite("limits_change"), (eid,)))
-        elif t == "colour_valued":
-            out.extend(set_marker(ctx, event))
-        elif t == "player_left":
-            held = markers(ctx)
-            for colour in [c for c, m in held.items() if m.player_id == event.player_id]:
-                del held[colour]
-        elif t == "table_closed":
-            ctx.carry = AmericanCarry()
-        return out
+        if type(event) is TableOpened:
+            return table_opened(ctx, event)
+        if type(event) is LimitsChanged:
+            return limits_changed(ctx, event)
+        if type(event) is ColourValued:
+            return set_marker(ctx, event)
+        if type(event) is PlayerLeft:
+            return player_left(ctx, event)
+        if type(event) is TableClosed:
+            return table_closed(ctx, event)
+        return []
+
+
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+    """The options of an American roulette table just opened: a ``procedure`` violation for each out of the
+    law's range (``max_tier``, ``simple_chance_min_multiple``, ``max_rule``); see
+    :meth:`AmericanRouletteRound.on_table_event`."""
+    eid = str(event.event_id)
+    rs = ctx.ruleset
+    out: list[Violation] = []
+    for check in (tier, simple_min_multiple):
+        try:
+            check(ctx)
+        except RuleError as exc:
+            out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
+                                 rs.cite("limit_multiple"), (eid,)))
+    rule = ctx.option("max_rule")
+    if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
+        out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
+                             rs.cite("limit_multiple"), (eid,)))
+    return out
+
+
+def limits_changed(ctx: TableContext, event: LimitsChanged) -> list[Violation]:
+    """New table limits (applied by the engine after this call, ``ctx`` still holds the old ones): a
+    ``procedure`` violation where the ruleset forbids changing them during a session; see
+    :meth:`AmericanRouletteRound.on_table_event`."""
+    out: list[Violation] = []
+    changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
+    if changed and not rules_of(ctx).limits.change_during_session:
+        out.append(Violation(ViolationKind.PROCEDURE,
+                             f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
+                             f"to {event.min_bet}-{event.max_bet} EUR", ctx.ruleset.cite("limits_change"),
+                             (str(event.event_id),)))
+    return out
+
+
+def player_left(ctx: TableContext, event: PlayerLeft) -> list[Violation]:
+    """A player left the table: the colours he held are free again (their markers are removed)."""
+    held = markers(ctx)
+    for colour in [c for c, m in held.items() if m.player_id == event.player_id]:
+        del held[colour]
+    return []
+
+
+def table_closed(ctx: TableContext, event: TableClosed) -> list[Violation]:
+    """The session ends: every colour marker and the last spin direction are forgotten."""
+    ctx.carry = AmericanCarry()
+    return []
 
 
 __all__ = ["COLOURS", "AmericanCarry", "AmericanRouletteRound", "ColourMarker",

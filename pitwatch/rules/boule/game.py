@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -37,6 +36,8 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.boule.model import CHANCES, KINDS, BouleRuleset, multiples_text
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import BallLanded, TableOpened, WheelSpun
 from pitwatch.schemas.money import ZERO
 
 
@@ -192,30 +193,39 @@ class BouleRound(GameRound):
                                  bet.player_id, bet.stake))
         return out
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply ``wheel_spun`` (the croupier launches the ball: recorded, boule has no direction rule) and
         ``ball_landed`` (the number of the hole, 000 L375; 002 L61; 004 L1019-L1021); a number that is not on
         the platform (1-9), or a second result, is a procedure violation; any other game event too."""
+        if type(event) is WheelSpun:
+            return self.wheel_spun(event)
+        if type(event) is BallLanded:
+            return self.ball_landed(event)
+        return [Violation(ViolationKind.PROCEDURE, f"{event.type} is not a boule event", self._cite("game"),
+                          (str(event.event_id),))]
+
+    def wheel_spun(self, event: WheelSpun) -> list[Violation]:
+        """The croupier launches the ball: nothing to judge (boule has no direction rule)."""
+        return []
+
+    def ball_landed(self, event: BallLanded) -> list[Violation]:
+        """The number of the hole (see :meth:`on_event`); a ``procedure`` violation for a second result
+        (it replaces the first) or a number that is not on the platform."""
         eid = str(event.event_id)
-        t = event.type
-        if t == "wheel_spun":
-            return []
-        if t == "ball_landed":
-            out: list[Violation] = []
-            if self.number is not None:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"second ball_landed ({event.number} after {self.number}) in one launch",
-                                     self._cite("result_announced"), (self.ball_event or "", eid)))
-            n = int(event.number)
-            self.number, self.ball_event = n, eid
-            self.valid = n in spots(self.ctx).get(f"straight:{n}", _NO_SPOT).numbers
-            if not self.valid:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"ball_landed on {n}: the platform's holes are numbered 1 to "
-                                     f"{rules_of(self.ctx).layout.numbers}; no valid result, the stakes come back",
-                                     self._cite("holes"), (eid,)))
-            return out
-        return [Violation(ViolationKind.PROCEDURE, f"{t} is not a boule event", self._cite("game"), (eid,))]
+        out: list[Violation] = []
+        if self.number is not None:
+            out.append(Violation(ViolationKind.PROCEDURE,
+                                 f"second ball_landed ({event.number} after {self.number}) in one launch",
+                                 self._cite("result_announced"), (self.ball_event or "", eid)))
+        n = int(event.number)
+        self.number, self.ball_event = n, eid
+        self.valid = n in spots(self.ctx).get(f"straight:{n}", _NO_SPOT).numbers
+        if not self.valid:
+            out.append(Violation(ViolationKind.PROCEDURE,
+                                 f"ball_landed on {n}: the platform's holes are numbered 1 to "
+                                 f"{rules_of(self.ctx).layout.numbers}; no valid result, the stakes come back",
+                                 self._cite("holes"), (eid,)))
+        return out
 
     # ------------------------------------------------------------------ verdict
 
@@ -276,14 +286,20 @@ class BouleRound(GameRound):
         return f"{n} {colour}"
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """``table_opened``: a procedure violation for each table option outside the law (paños: 000 L367; 002
         L47; 004 L984-L989; maxima: 000 L369; 002 L49; 004 L991-L996); the table is then judged with the
         ruleset's default for it."""
-        if event.type != "table_opened":
-            return []
-        return [Violation(ViolationKind.PROCEDURE, f"table option: {message}", ctx.ruleset.cite(key),
-                          (str(event.event_id),)) for key, message in table_limits(ctx).problems]
+        if type(event) is TableOpened:
+            return table_opened(ctx, event)
+        return []
+
+
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+    """A ``procedure`` violation for each option of the boule table just opened that is outside the law
+    (:func:`table_limits`); see :meth:`BouleRound.on_table_event`."""
+    return [Violation(ViolationKind.PROCEDURE, f"table option: {message}", ctx.ruleset.cite(key),
+                      (str(event.event_id),)) for key, message in table_limits(ctx).problems]
 
 
 _NO_SPOT = Spot("", "", frozenset())

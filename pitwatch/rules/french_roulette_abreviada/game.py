@@ -19,13 +19,14 @@ that cover it and loses every other; nothing goes «en prison».
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from pitwatch.rules.base import Bet, RuleError, Violation, ViolationKind
 from pitwatch.rules.french_roulette_abreviada.model import ALLOWED_KINDS, GAME
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.roulette import SPOTS, RouletteRound, Spot, tier
 from pitwatch.rules.roulette import parse_spot as parse_roulette_spot
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import PlayerDecision, TableOpened
 
 LAYOUT: dict[str, Spot] = {code: s for code, s in SPOTS.items() if s.kind in ALLOWED_KINDS}
 """Every spot code of the abbreviated layout -> its :class:`~pitwatch.rules.roulette.Spot`: French
@@ -84,43 +85,48 @@ class AbreviadaRound(RouletteRound):
                                   bet.stake)]
         return super().on_bet(bet)
 
-    def on_event(self, event: Any) -> list[Violation]:
-        """French roulette's ``wheel_spun`` and ``ball_landed``; a ``player_decision`` (``en_prison``,
-        ``half_back``) is an ``illegal_decision``: those choices belong to the simple chances, which the
-        abbreviated layout lacks (004 L447-L450)."""
-        if event.type == "player_decision":
-            player = self.bets[event.bet_id].player_id if event.bet_id in self.bets else None
-            return [Violation(ViolationKind.ILLEGAL_DECISION,
-                              f"decision {event.decision} on {event.bet_id}: no bet of the abbreviated roulette "
-                              "has a choice to make (no simple chances, no «en prison»)",
-                              self._cite("abbreviated_layout"), (str(event.event_id),), event.bet_id, player)]
-        return super().on_event(event)
+    def player_decision(self, event: PlayerDecision) -> list[Violation]:
+        """A ``player_decision`` (``en_prison``, ``half_back``; French roulette's ``on_event`` hands it here,
+        and ``wheel_spun`` and ``ball_landed`` to French roulette's own operations) is an ``illegal_decision``:
+        those choices belong to the simple chances, which the abbreviated layout lacks (004 L447-L450)."""
+        player = self.bets[event.bet_id].player_id if event.bet_id in self.bets else None
+        return [Violation(ViolationKind.ILLEGAL_DECISION,
+                          f"decision {event.decision} on {event.bet_id}: no bet of the abbreviated roulette "
+                          "has a choice to make (no simple chances, no «en prison»)",
+                          self._cite("abbreviated_layout"), (str(event.event_id),), event.bet_id, player)]
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """``table_opened``: the options ``max_tier`` (1, 2 or 3) and ``max_rule`` are checked as French
         roulette checks them (procedure violation out of the law's range, 004 L328-L352); an option of the
         simple chances (``simple_chance_min_multiple``, ``zero_default``) is a procedure violation (no
         simple chances, 004 L447-L450). ``limits_changed`` and ``table_closed``: French roulette's (a limit
         may «variar» during the session, 004 L362-L367)."""
-        if event.type != "table_opened":
-            return RouletteRound.on_table_event(ctx, event)
-        rs, eid = ctx.ruleset, str(event.event_id)
-        out: list[Violation] = []
-        try:
-            tier(ctx)
-        except RuleError as exc:
-            out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}", rs.cite("limit_multiple"), (eid,)))
-        rule = ctx.option("max_rule")
-        if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
-            out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
-                                 rs.cite("limit_multiple"), (eid,)))
-        for name in ("simple_chance_min_multiple", "zero_default"):
-            if name in ctx.options:
-                out.append(Violation(ViolationKind.PROCEDURE,
-                                     f"table option {name}={ctx.options[name]!r}: the abbreviated roulette has no "
-                                     "simple chances", rs.cite("abbreviated_layout"), (eid,)))
-        return out
+        if type(event) is TableOpened:
+            return table_opened(ctx, event)
+        return RouletteRound.on_table_event(ctx, event)
+
+
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+    """The options of an abbreviated roulette table just opened: ``max_tier`` and ``max_rule`` checked as
+    French roulette checks them, and a ``procedure`` violation for an option of the simple chances; see
+    :meth:`AbreviadaRound.on_table_event`."""
+    rs, eid = ctx.ruleset, str(event.event_id)
+    out: list[Violation] = []
+    try:
+        tier(ctx)
+    except RuleError as exc:
+        out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}", rs.cite("limit_multiple"), (eid,)))
+    rule = ctx.option("max_rule")
+    if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
+        out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
+                             rs.cite("limit_multiple"), (eid,)))
+    for name in ("simple_chance_min_multiple", "zero_default"):
+        if name in ctx.options:
+            out.append(Violation(ViolationKind.PROCEDURE,
+                                 f"table option {name}={ctx.options[name]!r}: the abbreviated roulette has no "
+                                 "simple chances", rs.cite("abbreviated_layout"), (eid,)))
+    return out
 
 
 __all__ = ["LAYOUT", "AbreviadaRound", "off_layout", "parse_spot"]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from pitwatch.rules.base import (
     Bet,
@@ -34,7 +33,10 @@ from pitwatch.rules.base import (
     limit_violations,
 )
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.rules.wheel_of_fortune.events import WheelStopped
 from pitwatch.rules.wheel_of_fortune.model import WheelOfFortuneRuleset
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import WheelSpun
 from pitwatch.schemas.money import ZERO
 
 
@@ -131,28 +133,37 @@ class WheelOfFortuneRound(GameRound):
                 bet.bet_id, bet.player_id, bet.stake))
         return out
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
         """Apply ``wheel_spun`` (an impulse: its direction against ``[wheel] direction``, 004 L5756-L5760)
         and ``wheel_stopped`` (the result); any other game event is a procedure violation."""
+        if type(event) is WheelSpun:
+            return self.wheel_spun(event)
+        if type(event) is WheelStopped:
+            return self.wheel_stopped(event)
+        return [Violation(ViolationKind.PROCEDURE, f"{event.type} is not a wheel of fortune event",
+                          self._cite("wheel_result"), (str(event.event_id),))]
+
+    def wheel_spun(self, event: WheelSpun) -> list[Violation]:
+        """An impulse of the croupier (see :meth:`on_event`): one after the wheel stopped, or against the
+        ruleset's direction, is a violation."""
+        return self._impulse(event.direction, str(event.event_id))
+
+    def wheel_stopped(self, event: WheelStopped) -> list[Violation]:
+        """The wheel's result: recorded; a second one in the spin (the first stands), or a symbol this wheel
+        does not show (no result: every stake is due back), is a ``procedure`` violation."""
         eid = str(event.event_id)
-        t = event.type
-        if t == "wheel_spun":
-            return self._impulse(event.direction, eid)
-        if t == "wheel_stopped":
-            if self.stop is not None:
-                self.extra_stops.append(eid)
-                return [Violation(ViolationKind.PROCEDURE,
-                                  f"second wheel_stopped in one spin ({event.symbol or 'on a pivot'} after "
-                                  f"{self.stop.symbol or 'on a pivot'}): the first stands",
-                                  self._cite("wheel_result"), (self.stop.event_id, eid))]
-            self.stop = Stop(event.symbol, event.on_pivot, event.turns, event.obstructed, eid)
-            if event.symbol is not None and event.symbol not in payouts(self.ctx):
-                return [Violation(ViolationKind.PROCEDURE,
-                                  f"the wheel stopped on {event.symbol}, which this wheel does not show: no result, "
-                                  "every stake is due back", self._cite("wheel"), (eid,))]
-            return []
-        return [Violation(ViolationKind.PROCEDURE, f"{t} is not a wheel of fortune event",
-                          self._cite("wheel_result"), (eid,))]
+        if self.stop is not None:
+            self.extra_stops.append(eid)
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"second wheel_stopped in one spin ({event.symbol or 'on a pivot'} after "
+                              f"{self.stop.symbol or 'on a pivot'}): the first stands",
+                              self._cite("wheel_result"), (self.stop.event_id, eid))]
+        self.stop = Stop(event.symbol, event.on_pivot, event.turns, event.obstructed, eid)
+        if event.symbol is not None and event.symbol not in payouts(self.ctx):
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"the wheel stopped on {event.symbol}, which this wheel does not show: no result, "
+                              "every stake is due back", self._cite("wheel"), (eid,))]
+        return []
 
     def _impulse(self, direction: str, eid: str) -> list[Violation]:
         out: list[Violation] = []

@@ -36,7 +36,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound": [
         "mismos elementos", "carecera de lugares", "sentido opuesto"],
     "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_bet": ["carecera de lugares"],
-    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_event": ["apuestas sencillas"],
+    "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.player_decision": ["apuestas sencillas"],
     "pitwatch/rules/french_roulette_abreviada/game.py:AbreviadaRound.on_table_event": ["maximo", "apuestas sencillas", "variar"],
     "pitwatch/rules/french_roulette_abreviada/edges.py": ["casilleros", "cero", "mismos elementos", "seisena"],
     "pitwatch/sim/french_roulette_abreviada.py": [
