@@ -28,7 +28,11 @@ class GameEntry:
     ``None``. ``spot_words``: bare-word spot codes only this game uses (``"bolsa"``);
     ``spot_arity``: its ``kind:N-M`` spot kinds and how many numbers each takes; ``hand_words``: its
     hand ids that are a word. The spot and hand grammar of the event contract is the union of every
-    entry's (:mod:`pitwatch.schemas.codes`)."""
+    entry's (:mod:`pitwatch.schemas.codes`). ``compiled``: the game's modules mypyc compiles with the
+    engine's fold (:mod:`pitwatch.native`: its round, and what the round calls per event); they must
+    import only compiled or plain modules and keep to what mypyc compiles (no class attributes assigned
+    after the class, no decorators on methods). A game without them runs interpreted: the same
+    verdicts, slower."""
 
     game: str
     spec: str
@@ -36,18 +40,21 @@ class GameEntry:
     spot_words: tuple[str, ...] = ()
     spot_arity: dict[str, int] = field(default_factory=dict)
     hand_words: tuple[str, ...] = ()
+    compiled: tuple[str, ...] = ()
 
 
 CATALOGUE: tuple[GameEntry, ...] = (
-    GameEntry("french_roulette", "pitwatch.rules.roulette",
+    GameEntry("french_roulette", "pitwatch.rules.roulette", compiled=("pitwatch.rules.roulette",),
               spot_words=("red", "black", "even", "odd", "manque", "passe"),
               spot_arity={"straight": 1, "column": 1, "dozen": 1, "split": 2, "columns": 2, "dozens": 2,
                           "street": 3, "corner": 4, "sixline": 6}),
     GameEntry("french_roulette_abreviada", "pitwatch.rules.french_roulette_abreviada.spec",
+              compiled=("pitwatch.rules.french_roulette_abreviada.game",),
               spot_arity={"straight": 1, "split": 2, "street": 3, "corner": 4, "sixline": 6}),
-    GameEntry("blackjack", "pitwatch.rules.blackjack", spot_words=("main", "bolsa"), hand_words=("dealer",)),
+    GameEntry("blackjack", "pitwatch.rules.blackjack", spot_words=("main", "bolsa"), hand_words=("dealer",),
+              compiled=("pitwatch.rules.blackjack",)),
     GameEntry("punto_banca", "pitwatch.rules.baccarat", spot_words=("punto", "banca", "tie"),
-              hand_words=("punto", "banca")),
+              hand_words=("punto", "banca"), compiled=("pitwatch.rules.baccarat",)),
     GameEntry("poker", "pitwatch.rules.poker.game", events="pitwatch.schemas.poker", hand_words=("board",)),
     GameEntry("chemin_de_fer", "pitwatch.rules.chemin_de_fer.game", events="pitwatch.schemas.chemin_de_fer",
               spot_words=("punto", "banco", "banco_seguido", "banco_con_la_mesa", "ultimo_completo"),
@@ -56,13 +63,13 @@ CATALOGUE: tuple[GameEntry, ...] = (
               spot_words=("pano1", "pano2", "a_caballo", "pano1_raya", "pano2_raya", "banco"),
               hand_words=("pano1", "pano2", "banca")),
     GameEntry("american_roulette", "pitwatch.rules.american_roulette.spec",
-              events="pitwatch.rules.american_roulette.events"),
+              events="pitwatch.rules.american_roulette.events", compiled=("pitwatch.rules.american_roulette.game",)),
     GameEntry("wheel_of_fortune", "pitwatch.rules.wheel_of_fortune.spec",
-              events="pitwatch.rules.wheel_of_fortune.events",
+              events="pitwatch.rules.wheel_of_fortune.events", compiled=("pitwatch.rules.wheel_of_fortune.game",),
               spot_words=("fortune_24", "fortune_15", "fortune_7", "fortune_4", "fortune_2", "fortune_joker_red",
                           "fortune_joker_black", "fortune_figure_1", "fortune_figure_2")),
     GameEntry("boule", "pitwatch.rules.boule.spec", spot_words=("red", "black", "even", "odd", "manque", "passe"),
-              spot_arity={"straight": 1}),
+              spot_arity={"straight": 1}, compiled=("pitwatch.rules.boule.game",)),
 )
 """Every game family, in the order of the README's list of games."""
 

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
+from pitwatch.catalogue import CATALOGUE
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 BUILD_DIR = PACKAGE_DIR.parent / "build" / "native"
 """Where :func:`build` writes the extension modules and :data:`MANIFEST`."""
@@ -38,18 +40,11 @@ MANIFEST_VERSION = 1
 ENV_SWITCH = "PITWATCH_NATIVE"
 """Environment variable: ``0`` imports every module from its source even with a fresh build."""
 
-COMPILED_MODULES = (
+FOLD_MODULES = (
     "pitwatch.rules.accounting",
     "pitwatch.rules.game",
-    "pitwatch.rules.roulette",
-    "pitwatch.rules.blackjack",
-    "pitwatch.rules.baccarat",
     "pitwatch.rules.engine",
     "pitwatch.rules.book",
-    "pitwatch.rules.american_roulette.game",
-    "pitwatch.rules.french_roulette_abreviada.game",
-    "pitwatch.rules.boule.game",
-    "pitwatch.rules.wheel_of_fortune.game",
     "pitwatch.detectors.sequence",
     "pitwatch.detectors.alerts",
     "pitwatch.detectors.auditor",
@@ -68,14 +63,19 @@ COMPILED_MODULES = (
     "pitwatch.detectors.two_tables",
     "pitwatch.replay",
 )
-"""The modules mypyc compiles: the per-event fold."""
+"""The engine's and the detectors' modules of the per-event fold."""
+
+COMPILED_MODULES = FOLD_MODULES + tuple(m for e in CATALOGUE for m in e.compiled)
+"""The modules mypyc compiles: the fold's, and each game's (its catalogue entry's ``compiled``)."""
 GROUP = "pitwatch_native__mypyc"
 """The shared library of the compiled group (mypyc's runtime and every module's code); each
 module of :data:`COMPILED_MODULES` is a small extension that loads it."""
 
-FINGERPRINTED = ("pitwatch/rules", "pitwatch/detectors", "pitwatch/schemas", "pitwatch/replay/__init__.py")
-"""Sources (relative to the repository) whose SHA-256 the manifest records: the compiled modules
-and every module of pitwatch they import. Editing any of them makes the build stale."""
+FINGERPRINTED = ("pitwatch/rules", "pitwatch/detectors", "pitwatch/schemas", "pitwatch/replay/__init__.py",
+                 "pitwatch/catalogue.py")
+"""Sources (relative to the repository) whose SHA-256 the manifest records: the compiled modules,
+every module of pitwatch they import, and the catalogue (which names the games' compiled modules).
+Editing any of them makes the build stale."""
 
 _state: dict[str, str | bool] = {"active": False, "reason": "not installed"}
 
