@@ -32,8 +32,8 @@ fault                   what happens                               where
 
 Those are the framework's kinds (:data:`FAULT_KINDS`, :data:`FAULT_ALERTS`). A game's simulator module
 declares the kinds only it injects in its ``FAULTS`` (:data:`SIMULATOR_TRAITS`): ``off_layout_bet``, a chip
-on a spot the layout lacks (:mod:`pitwatch.sim.french_roulette_abreviada`), ``colour_misvalued``, a colour
-bet paid at another value than its marker's (:mod:`pitwatch.sim.american_roulette`). :func:`fault_kinds`
+on a spot the layout lacks (French roulette abreviada), ``colour_misvalued``, a colour bet paid at another
+value than its marker's (American roulette). :func:`fault_kinds`
 (what a rate may be given for) and :func:`fault_alerts` (what catches each) are the framework's and the games'.
 
 A table's crew is a roster of :data:`DEALER_ROSTER` dealers taking turns, so a dealer comes back
