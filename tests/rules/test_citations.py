@@ -706,7 +706,7 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/models/poker.py:PokerVariant.suits": ["picas"],
     "pitwatch/rules/models/poker.py:PokerVariant.opening_pair": ["pareja de j"],
     "pitwatch/rules/models/poker.py:PokerVariant.max_discard": ["descartarse"],
-    "pitwatch/rules/poker/game.py:PokerRound.on_event": ["carta mas baja"],
+    "pitwatch/rules/poker/game.py:PokerRound.poker_action": ["carta mas baja"],
     "pitwatch/rules/poker/variants.py:VariantRules.before_action": ["minimo de cuatro"],
     "pitwatch/rules/poker/variants.py:VariantRules.wrong_size": ["siete cartas"],
     "pitwatch/rules/poker/stud.py": ["cubiertos", "descubiertos", "cubierto", "carta mas baja", "combinacion de naipes mas alta",
