@@ -38,6 +38,16 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from pitwatch.rules.base import REFUSED, BetCheck
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import (
+    ChipsBought,
+    ChipsCashed,
+    TableClosed,
+    TableCredit,
+    TableFill,
+    TableOpened,
+    TipReceived,
+)
 from pitwatch.schemas.money import ZERO
 
 FLOAT_CITATION = ("pitwatch accounting (float reconciliation: count-based win = bet-derived win); "
@@ -107,31 +117,32 @@ class Movement:
     player_id: str = ""
 
 
-_EVENT_MOVEMENT = {
-    "chips_bought": "drop", "chips_cashed": "cashed", "table_fill": "fill",
-    "table_credit": "credit", "tip_received": "tip",
-}
-
-
-MOVEMENT_EVENT_TYPES = frozenset({"table_opened", "table_closed", *_EVENT_MOVEMENT})
+MOVEMENT_EVENT_TYPES = frozenset({"table_opened", "table_closed", "chips_bought", "chips_cashed", "table_fill",
+                                  "table_credit", "tip_received"})
 """The event types that may record a movement (:func:`movement_of` is ``None`` for any other)."""
 
 
-def movement_of(event: Any) -> Movement | None:
+def movement_of(event: EventBase) -> Movement | None:
     """The movement an event records, or ``None``: ``table_opened`` (its ``float_amount``, the
     anticipo), ``table_closed`` with a ``closing_count``, ``chips_bought`` (drop),
     ``chips_cashed``, ``table_fill``, ``table_credit`` and ``tip_received``."""
-    t = event.type
     eid = str(event.event_id)
-    if t == "table_opened":
+    if type(event) is ChipsBought:
+        return Movement("drop", event.amount, eid, event.player_id)
+    if type(event) is TipReceived:
+        return Movement("tip", event.amount, eid, event.player_id or "")
+    if type(event) is ChipsCashed:
+        return Movement("cashed", event.amount, eid, event.player_id)
+    if type(event) is TableFill:
+        return Movement("fill", event.amount, eid)
+    if type(event) is TableCredit:
+        return Movement("credit", event.amount, eid)
+    if type(event) is TableOpened:
         return Movement("anticipo", event.float_amount, eid)
-    if t == "table_closed":
-        count = getattr(event, "closing_count", None)
+    if type(event) is TableClosed:
+        count = event.closing_count
         return None if count is None else Movement("closing_count", count, eid)
-    kind = _EVENT_MOVEMENT.get(t)
-    if kind is None:
-        return None
-    return Movement(kind, event.amount, eid, getattr(event, "player_id", None) or "")
+    return None
 
 
 LEDGER_FIGURES = ("anticipo", "fills", "credits", "drop", "cashed", "tips", "bet_win")

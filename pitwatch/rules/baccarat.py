@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Sequence
+from typing import Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -37,6 +37,8 @@ from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models import PuntoBancaRuleset
 from pitwatch.rules.spec import GameSpec, Gap
 from pitwatch.schemas.cards import baccarat_value
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import CardDealt, CardsBurned, LimitsChanged, ShoeCut, ShoeLoaded, TableOpened
 from pitwatch.schemas.money import ZERO
 
 HANDS = ("punto", "banca")
@@ -264,14 +266,20 @@ class PuntoBancaRound(GameRound):
 
     # -- cards -------------------------------------------------------------------------
 
-    def on_event(self, event: Any) -> list[Violation]:
-        """Record ``card_dealt`` events; other outcome events do not belong to this game."""
-        if event.type == "card_dealt":
-            self.cards.append((event.hand, event.card, str(event.event_id)))
-            return []
+    def on_event(self, event: EventBase) -> list[Violation]:
+        """A ``card_dealt`` (:meth:`card_dealt`); any other outcome event does not belong to this game:
+        a ``procedure`` violation citing the deal order."""
+        if type(event) is CardDealt:
+            return self.card_dealt(event)
         return [Violation(
             ViolationKind.PROCEDURE, f"event {event.type} does not belong to punto y banca",
             self.ctx.ruleset.cite("deal_order"), (str(event.event_id),))]
+
+    def card_dealt(self, event: CardDealt) -> list[Violation]:
+        """Keep a card in the order dealt, as ``(hand, card, event id)``; the deal is judged at the end of
+        the coup (:meth:`check`). Returns no violation."""
+        self.cards.append((event.hand, event.card, str(event.event_id)))
+        return []
 
     def _hands(self) -> tuple[list[str], list[str]]:
         punto = [c for h, c, _ in self.cards if h == "punto"]
@@ -372,56 +380,105 @@ class PuntoBancaRound(GameRound):
     # -- table events ------------------------------------------------------------------
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """Table-level checks: table maximum/minimum ratio (table_opened, limits_changed), decks in
         the shoe (shoe_loaded), cards under the cut card (shoe_cut), burn count (cards_burned),
-        stake unit allowed. Each a ``procedure`` violation citing the ruleset."""
-        rules = rules_of(ctx.ruleset)
-        cite = ctx.ruleset.cite
+        stake unit allowed. Each a ``procedure`` violation citing the ruleset; any other table
+        event: none."""
+        if type(event) is TableOpened:
+            return PuntoBancaRound.table_opened(ctx, event)
+        if type(event) is LimitsChanged:
+            return PuntoBancaRound.limits_changed(ctx, event)
+        if type(event) is ShoeLoaded:
+            return PuntoBancaRound.shoe_loaded(ctx, event)
+        if type(event) is ShoeCut:
+            return PuntoBancaRound.shoe_cut(ctx, event)
+        if type(event) is CardsBurned:
+            return PuntoBancaRound.cards_burned(ctx, event)
+        return []
+
+    @staticmethod
+    def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
+        """The limits the table opens with (:meth:`limit_ratio`), then the table option ``stake_unit``:
+        the table minimum, or a fraction of it where the ruleset allows (``stake_unit_rule``)."""
         eid = (str(event.event_id),)
-        t = event.type
-        out: list[Violation] = []
-        if t in ("table_opened", "limits_changed"):
-            lo, hi = event.min_bet, event.max_bet
-            if lo <= 0:
-                out.append(Violation(ViolationKind.PROCEDURE, "table minimum must be positive",
-                                     cite("limits"), eid))
-                return out
-            ratio = hi / lo
-            ok = ratio in rules.ratios if rules.ratios else rules.ratio_min <= ratio <= rules.ratio_max
-            if not ok:
-                allowed = (", ".join(f"{r:g}" for r in rules.ratios) if rules.ratios
-                           else f"{rules.ratio_min:g} to {rules.ratio_max:g}")
+        lo = event.min_bet
+        out = PuntoBancaRound.limit_ratio(ctx, lo, event.max_bet, eid)
+        if lo <= 0:
+            return out
+        rules = rules_of(ctx.ruleset)
+        unit_opt = ctx.option("stake_unit").strip()
+        if unit_opt:
+            try:
+                unit = Decimal(unit_opt)
+            except InvalidOperation:
+                unit = Decimal(0)
+            fraction_ok = unit > 0 and (lo / unit) == (lo / unit).to_integral_value()
+            good = unit == lo or (rules.stake_unit_rule == "minimum_or_fraction" and fraction_ok)
+            if not good:
                 out.append(Violation(
                     ViolationKind.PROCEDURE,
-                    f"table maximum {hi} EUR is {ratio.normalize():f} x the minimum {lo} EUR; "
-                    f"allowed: {allowed} x", cite("table_max"), eid))
-            unit_opt = ctx.option("stake_unit").strip() if t == "table_opened" else ""
-            if unit_opt:
-                try:
-                    unit = Decimal(unit_opt)
-                except InvalidOperation:
-                    unit = Decimal(0)
-                fraction_ok = unit > 0 and (lo / unit) == (lo / unit).to_integral_value()
-                good = unit == lo or (rules.stake_unit_rule == "minimum_or_fraction" and fraction_ok)
-                if not good:
-                    out.append(Violation(
-                        ViolationKind.PROCEDURE,
-                        f"stake unit {unit_opt} EUR is not allowed with a {lo} EUR minimum "
-                        f"({rules.stake_unit_rule.replace('_', ' ')})", cite("stake_unit"), eid))
-        elif t == "shoe_loaded" and rules.decks is not None and event.decks != rules.decks:
-            out.append(Violation(ViolationKind.PROCEDURE,
-                                 f"shoe {event.shoe_id} loaded with {event.decks} decks; the rules require {rules.decks}",
-                                 cite("cards"), eid))
-        elif t == "shoe_cut" and event.cards_behind != rules.cut_cards_behind:
-            out.append(Violation(ViolationKind.PROCEDURE,
-                                 f"cut card placed with {event.cards_behind} cards below it; the rules require "
-                                 f"{rules.cut_cards_behind}", cite("cut_card"), eid))
-        elif t == "cards_burned" and not rules.burn_min <= event.count <= rules.burn_max:
-            out.append(Violation(ViolationKind.PROCEDURE,
-                                 f"{event.count} cards burned; the first card's value (1-10) plus the card "
-                                 f"itself allows {rules.burn_min} to {rules.burn_max}", cite("burn"), eid))
+                    f"stake unit {unit_opt} EUR is not allowed with a {lo} EUR minimum "
+                    f"({rules.stake_unit_rule.replace('_', ' ')})", ctx.ruleset.cite("stake_unit"), eid))
         return out
+
+    @staticmethod
+    def limits_changed(ctx: TableContext, event: LimitsChanged) -> list[Violation]:
+        """The new limits (:meth:`limit_ratio`)."""
+        return PuntoBancaRound.limit_ratio(ctx, event.min_bet, event.max_bet, (str(event.event_id),))
+
+    @staticmethod
+    def limit_ratio(ctx: TableContext, lo: Decimal, hi: Decimal, eid: tuple[str, ...]) -> list[Violation]:
+        """A table minimum ``lo`` (euros) that is not positive, or a maximum ``hi`` whose ratio to it is not
+        one the ruleset allows (``ratios``, or ``ratio_min`` to ``ratio_max``): a ``procedure`` violation
+        citing ``eid`` (the event's id)."""
+        rules = rules_of(ctx.ruleset)
+        out: list[Violation] = []
+        if lo <= 0:
+            out.append(Violation(ViolationKind.PROCEDURE, "table minimum must be positive",
+                                 ctx.ruleset.cite("limits"), eid))
+            return out
+        ratio = hi / lo
+        ok = ratio in rules.ratios if rules.ratios else rules.ratio_min <= ratio <= rules.ratio_max
+        if not ok:
+            allowed = (", ".join(f"{r:g}" for r in rules.ratios) if rules.ratios
+                       else f"{rules.ratio_min:g} to {rules.ratio_max:g}")
+            out.append(Violation(
+                ViolationKind.PROCEDURE,
+                f"table maximum {hi} EUR is {ratio.normalize():f} x the minimum {lo} EUR; "
+                f"allowed: {allowed} x", ctx.ruleset.cite("table_max"), eid))
+        return out
+
+    @staticmethod
+    def shoe_loaded(ctx: TableContext, event: ShoeLoaded) -> list[Violation]:
+        """A shoe of other than the ruleset's ``decks`` (when it sets them)."""
+        rules = rules_of(ctx.ruleset)
+        if rules.decks is not None and event.decks != rules.decks:
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"shoe {event.shoe_id} loaded with {event.decks} decks; the rules require {rules.decks}",
+                              ctx.ruleset.cite("cards"), (str(event.event_id),))]
+        return []
+
+    @staticmethod
+    def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:
+        """The cut card placed with other than the ruleset's ``cut_cards_behind`` cards below it."""
+        rules = rules_of(ctx.ruleset)
+        if event.cards_behind != rules.cut_cards_behind:
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"cut card placed with {event.cards_behind} cards below it; the rules require "
+                              f"{rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"), (str(event.event_id),))]
+        return []
+
+    @staticmethod
+    def cards_burned(ctx: TableContext, event: CardsBurned) -> list[Violation]:
+        """A burn of fewer than ``burn_min`` or more than ``burn_max`` cards."""
+        rules = rules_of(ctx.ruleset)
+        if not rules.burn_min <= event.count <= rules.burn_max:
+            return [Violation(ViolationKind.PROCEDURE,
+                              f"{event.count} cards burned; the first card's value (1-10) plus the card "
+                              f"itself allows {rules.burn_min} to {rules.burn_max}", ctx.ruleset.cite("burn"),
+                              (str(event.event_id),))]
+        return []
 
 
 SHOE_ROTATION = "who deals and who holds the cards: the shoe's rotation, the punto hand to the largest punto stake, " \

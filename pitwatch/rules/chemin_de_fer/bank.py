@@ -1,4 +1,4 @@
-"""The bank from coup to coup: what the table context carries (``ctx.carry["bank"]``) and the checks of a
+"""The bank from coup to coup: what the table context carries (its :class:`CheminCarry`) and the checks of a
 ``bank_put_up`` against it.
 
 The carry holds JSON types only (money as strings): ``banker``, ``seat``, ``after`` (the bank as it stood

@@ -2,20 +2,25 @@
 of a coup read the same way, the violations built the same way, the bank's settlement id and the check
 of the cagnotte the croupier recorded.
 
-A subclass sets ``game`` and ``label`` and implements ``_put_up`` (a ``bank_put_up``) and ``_joined``
-(a ``stake_joined``); it may read more event types in ``_other_event``.
+A subclass sets ``game`` and ``label`` and implements ``bank_put_up`` and ``stake_joined`` (one operation per
+event class, as every event of the coup); it may read more event classes in its own ``on_event``, handing the
+others to this one.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pitwatch.rules.base import Violation, ViolationKind
 from pitwatch.rules.chemin_de_fer.bank import PutUp
 from pitwatch.rules.chemin_de_fer.stakes import Stake
 from pitwatch.rules.game import GameRound, TableContext
+from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import CardDealt
 from pitwatch.schemas.money import ZERO
+from pitwatch.schemas.poker import RakeTaken
 
 BANK_SPOT = "bank"
 """The spot of the bank's settlement."""
@@ -58,35 +63,53 @@ class BankedRound(GameRound):
         return [Stake(b.bet_id, b.player_id, b.spot, b.stake, b.box, i, b.bet_id in self.joined)
                 for i, b in enumerate(self.bets.values())]
 
-    def on_event(self, event: Any) -> list[Violation]:
-        t, eid = event.type, str(event.event_id)
-        if t == "card_dealt":
-            self.cards.append((event.hand, event.card, eid))
-            return []
-        if t == "draw_decision":
-            self.said[event.hand] = (event.player_id, event.decision, eid)
-            return []
-        if t == "rake_taken":
-            self.cagnotte_recorded += event.amount
-            self.cagnotte_events.append(eid)
-            return []
-        if t == "bank_put_up":
-            return self._put_up(event, eid)
-        if t == "stake_joined":
-            return self._joined(event, eid)
-        if t == "tableau_requested":
-            self.tableau_asked = True
-            return []
-        return self._other_event(event, eid)
-
-    def _other_event(self, event: Any, eid: str) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
+        """An event of the coup, each to its own operation (``card_dealt``, ``draw_decision``, ``rake_taken``,
+        ``bank_put_up``, ``stake_joined``, ``tableau_requested``); any other event does not belong to the game:
+        a ``procedure`` violation."""
+        if type(event) is CardDealt:
+            return self.card_dealt(event)
+        if type(event) is DrawDecision:
+            return self.draw_decision(event)
+        if type(event) is RakeTaken:
+            return self.rake_taken(event)
+        if type(event) is BankPutUp:
+            return self.bank_put_up(event)
+        if type(event) is StakeJoined:
+            return self.stake_joined(event)
+        if type(event) is TableauRequested:
+            return self.tableau_requested(event)
         return [self._flag(ViolationKind.PROCEDURE, f"event {event.type} does not belong to {self.label}", "coup_deal",
-                           (eid,))]
+                           (str(event.event_id),))]
 
-    def _put_up(self, event: Any, eid: str) -> list[Violation]:
+    def card_dealt(self, event: CardDealt) -> list[Violation]:
+        """Keep a card in the order dealt, as ``(hand, card, event id)``; the deal is judged at the end of the
+        coup. Returns no violation."""
+        self.cards.append((event.hand, event.card, str(event.event_id)))
+        return []
+
+    def draw_decision(self, event: DrawDecision) -> list[Violation]:
+        """Keep a hand's last draw decision (the evidence of a stand). Returns no violation."""
+        self.said[event.hand] = (event.player_id, event.decision, str(event.event_id))
+        return []
+
+    def rake_taken(self, event: RakeTaken) -> list[Violation]:
+        """The cagnotte the croupier put in its slot, checked at the end of the coup. Returns no violation."""
+        self.cagnotte_recorded += event.amount
+        self.cagnotte_events.append(str(event.event_id))
+        return []
+
+    def tableau_requested(self, event: TableauRequested) -> list[Violation]:
+        """The banker asked for the tableau: he must then follow it. Returns no violation."""
+        self.tableau_asked = True
+        return []
+
+    def bank_put_up(self, event: BankPutUp) -> list[Violation]:
+        """The bank put up for the coup, and the rules of the bank it breaks (the game's)."""
         raise NotImplementedError
 
-    def _joined(self, event: Any, eid: str) -> list[Violation]:
+    def stake_joined(self, event: StakeJoined) -> list[Violation]:
+        """A player's chips joined to another's stake (the game's rule)."""
         raise NotImplementedError
 
     def _rake_check(self, due: Decimal, rate: Decimal, base: Decimal, key: str) -> list[Violation]:

@@ -26,7 +26,6 @@ its cagnotte.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKind
 from pitwatch.rules.chemin_de_fer.bank import CheminCarry, PutUp, after_coup, check_put_up
@@ -36,6 +35,9 @@ from pitwatch.rules.chemin_de_fer.stakes import BANCO_SPOTS, Cover, bank_return,
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.models.chemin_de_fer import CheminDeFerRuleset
 from pitwatch.rules.spec import GameSpec, Gap
+from pitwatch.schemas.chemin_de_fer import BankPutUp, StakeJoined
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import ShoeCut, ShoeLoaded
 from pitwatch.schemas.money import ZERO
 
 
@@ -80,7 +82,10 @@ class CheminDeFerRound(BankedRound):
                                self.ctx.min_bet - bet.stake, bet.bet_id)]
         return []
 
-    def _put_up(self, event: Any, eid: str) -> list[Violation]:
+    def bank_put_up(self, event: BankPutUp) -> list[Violation]:
+        """The bank put up for the coup: a second one in a coup, and each rule of the bank it breaks after the
+        last coup (:func:`~pitwatch.rules.chemin_de_fer.bank.check_put_up`), a ``procedure`` violation."""
+        eid = str(event.event_id)
         if self.put is not None:
             return [self._flag(ViolationKind.PROCEDURE, f"a second bank put up in coup {self.round_id}", "bank_passes",
                                (eid,), event.banker_id, event.amount)]
@@ -88,9 +93,10 @@ class CheminDeFerRound(BankedRound):
         return [self._flag(ViolationKind.PROCEDURE, message, key, (eid,), event.banker_id, event.amount)
                 for key, message in check_put_up(self.prev, self.put, self.ctx.min_bet, self.rules.garage_min_multiple)]
 
-    def _joined(self, event: Any, eid: str) -> list[Violation]:
+    def stake_joined(self, event: StakeJoined) -> list[Violation]:
         """A player's chips joined to another's stake: forbidden when either player is seated (000 L650;
         004 L2236-L2238)."""
+        eid = str(event.event_id)
         bet = self.bets.get(event.bet_id)
         if bet is None:
             return [self._flag(ViolationKind.PROCEDURE, f"{event.player_id} joined stake {event.bet_id}, which is not "
@@ -210,17 +216,32 @@ class CheminDeFerRound(BankedRound):
         return f"punto {res[0]} ({punto}) - banca {res[1]} ({bank}): {winner(res)}; {who}"
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """Decks in the shoe (``shoe_loaded``) and cards under the stop card (``shoe_cut``), each a
-        ``procedure`` violation citing the ruleset."""
+        ``procedure`` violation citing the ruleset; any other table event: none."""
+        if type(event) is ShoeLoaded:
+            return CheminDeFerRound.shoe_loaded(ctx, event)
+        if type(event) is ShoeCut:
+            return CheminDeFerRound.shoe_cut(ctx, event)
+        return []
+
+    @staticmethod
+    def shoe_loaded(ctx: TableContext, event: ShoeLoaded) -> list[Violation]:
+        """A shoe of other than the ruleset's ``decks``."""
         rules = rules_of(ctx.ruleset)
-        eid = (str(event.event_id),)
-        if event.type == "shoe_loaded" and event.decks != rules.decks:
+        if event.decks != rules.decks:
             return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the rules "
-                              f"require {rules.decks}", ctx.ruleset.cite("cards"), eid)]
-        if event.type == "shoe_cut" and event.cards_behind != rules.cut_cards_behind:
+                              f"require {rules.decks}", ctx.ruleset.cite("cards"), (str(event.event_id),))]
+        return []
+
+    @staticmethod
+    def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:
+        """The stop card placed with other than the ruleset's ``cut_cards_behind`` cards below it."""
+        rules = rules_of(ctx.ruleset)
+        if event.cards_behind != rules.cut_cards_behind:
             return [Violation(ViolationKind.PROCEDURE, f"stop card placed with {event.cards_behind} cards below it; the "
-                              f"rules require {rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"), eid)]
+                              f"rules require {rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"),
+                              (str(event.event_id),))]
         return []
 
 

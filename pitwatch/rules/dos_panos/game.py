@@ -27,7 +27,6 @@ comes back to a punter or the banker except the cagnotte: the table's win on a c
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from pitwatch.rules.base import Bet, ExpectedSettlement, Violation, ViolationKind
 from pitwatch.rules.chemin_de_fer.bank import PutUp
@@ -48,7 +47,10 @@ from pitwatch.rules.dos_panos.stakes import (
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.models.bacara_dos_panos import DosPanosRuleset
 from pitwatch.rules.spec import GameSpec, Gap
-from pitwatch.schemas.dos_panos import PANOS
+from pitwatch.schemas.chemin_de_fer import BankPutUp, StakeJoined
+from pitwatch.schemas.dos_panos import PANOS, BankAuctioned, CardsLost
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import ShoeCut, ShoeLoaded
 from pitwatch.schemas.money import ZERO
 
 
@@ -102,16 +104,24 @@ class DosPanosRound(BankedRound):
                                bet.stake - self.ctx.max_bet, bet.bet_id)]
         return []
 
-    def _other_event(self, event: Any, eid: str) -> list[Violation]:
-        if event.type == "cards_lost":
-            self.lost.add(event.hand)
-            return []
-        if event.type == "bank_auctioned":
-            return self._auctioned(event, eid)
-        return super()._other_event(event, eid)
+    def on_event(self, event: EventBase) -> list[Violation]:
+        """The events bacará a dos paños adds (``cards_lost``, ``bank_auctioned``), each to its own operation;
+        the others as at chemin de fer (:meth:`BankedRound.on_event`)."""
+        if type(event) is CardsLost:
+            return self.cards_lost(event)
+        if type(event) is BankAuctioned:
+            return self.bank_auctioned(event)
+        return super().on_event(event)
 
-    def _auctioned(self, event: Any, eid: str) -> list[Violation]:
+    def cards_lost(self, event: CardsLost) -> list[Violation]:
+        """Cards of a hand fell into the cesta unseen: that paño (the bank's: both) is void, judged at the end
+        of the coup. Returns no violation."""
+        self.lost.add(event.hand)
+        return []
+
+    def bank_auctioned(self, event: BankAuctioned) -> list[Violation]:
         """The bank adjudicated to the highest bidder; equal bids drawn by lot (000 L783; 004 L2584-L2587)."""
+        eid = str(event.event_id)
         self.auction = (event.banker_id, event.amount, eid)
         top = max(b.amount for b in event.bids)
         best = sorted({b.player_id for b in event.bids if b.amount == top})
@@ -121,7 +131,11 @@ class DosPanosRound(BankedRound):
                            f"the highest bid was {top}, by {', '.join(best)}", "bank_auction", (eid,), event.banker_id,
                            event.amount)]
 
-    def _put_up(self, event: Any, eid: str) -> list[Violation]:
+    def bank_put_up(self, event: BankPutUp) -> list[Violation]:
+        """The bank put up for the coup: a second one in a coup, and each rule of the bank it breaks after the
+        last coup and the auction (:func:`~pitwatch.rules.dos_panos.bank.check_put_up`), a ``procedure``
+        violation."""
+        eid = str(event.event_id)
         if self.put is not None:
             return [self._flag(ViolationKind.PROCEDURE, f"a second bank put up in coup {self.round_id}", "bank_kept",
                                (eid,), event.banker_id, event.amount)]
@@ -132,9 +146,10 @@ class DosPanosRound(BankedRound):
         return [self._flag(ViolationKind.PROCEDURE, message, key, eids, event.banker_id, event.amount)
                 for key, message in check_put_up(self.prev, self.put, self.auction, limit)]
 
-    def _joined(self, event: Any, eid: str) -> list[Violation]:
+    def stake_joined(self, event: StakeJoined) -> list[Violation]:
         """Chips of another punter in a stake: «juego en asociación», forbidden to every punto (000 L815;
         004 L2686)."""
+        eid = str(event.event_id)
         bet = self.bets.get(event.bet_id)
         if bet is None:
             return [self._flag(ViolationKind.PROCEDURE, f"{event.player_id} joined stake {event.bet_id}, which is not "
@@ -281,23 +296,39 @@ class DosPanosRound(BankedRound):
         return f"{self._score(self._won())}; {who}"
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
-        """Decks in the shoe (``shoe_loaded``, a new partida) and cards under the stop card
-        (``shoe_cut``), each a ``procedure`` violation citing the ruleset."""
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
+        """Decks in the shoe (``shoe_loaded``, a new partida: the bank's state for the new shoe) and cards
+        under the stop card (``shoe_cut``), each a ``procedure`` violation citing the ruleset; any other table
+        event: none."""
+        if type(event) is ShoeLoaded:
+            return DosPanosRound.shoe_loaded(ctx, event)
+        if type(event) is ShoeCut:
+            return DosPanosRound.shoe_cut(ctx, event)
+        return []
+
+    @staticmethod
+    def shoe_loaded(ctx: TableContext, event: ShoeLoaded) -> list[Violation]:
+        """A new partida: the bank's state for the new shoe (:func:`new_shoe`), and a procedure violation for
+        a shoe of other than the ruleset's ``decks``."""
+        carry = ctx.carry_as(PanosCarry)
+        carry.bank = new_shoe(carry.bank)
         rules = rules_of(ctx.ruleset)
-        eid = (str(event.event_id),)
-        if event.type == "shoe_loaded":
-            carry = ctx.carry_as(PanosCarry)
-            carry.bank = new_shoe(carry.bank)
-            if event.decks != rules.decks:
-                return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
-                                  f"rules require {rules.decks}", ctx.ruleset.cite("cards"), eid)]
-        if event.type == "shoe_cut":
-            behind = event.cards_behind
-            if behind < rules.cut_cards_behind or (rules.cut_exact and behind != rules.cut_cards_behind):
-                need = "" if rules.cut_exact else "at least "
-                return [Violation(ViolationKind.PROCEDURE, f"stop card placed with {behind} cards below it; the rules "
-                                  f"require {need}{rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"), eid)]
+        if event.decks != rules.decks:
+            return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
+                              f"rules require {rules.decks}", ctx.ruleset.cite("cards"), (str(event.event_id),))]
+        return []
+
+    @staticmethod
+    def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:
+        """The stop card placed with fewer than the ruleset's ``cut_cards_behind`` cards below it (other than
+        them, where ``cut_exact``)."""
+        rules = rules_of(ctx.ruleset)
+        behind = event.cards_behind
+        if behind < rules.cut_cards_behind or (rules.cut_exact and behind != rules.cut_cards_behind):
+            need = "" if rules.cut_exact else "at least "
+            return [Violation(ViolationKind.PROCEDURE, f"stop card placed with {behind} cards below it; the rules "
+                              f"require {need}{rules.cut_cards_behind}", ctx.ruleset.cite("cut_card"),
+                              (str(event.event_id),))]
         return []
 
 

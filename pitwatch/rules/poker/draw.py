@@ -19,12 +19,17 @@ I.1.10.A): the hooks of a hand (:class:`~pitwatch.rules.poker.variants.VariantRu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pitwatch.rules.base import Violation, ViolationKind
 from pitwatch.rules.poker.betting import BettingRound
 from pitwatch.rules.poker.showdown import ShowdownError, hand_of
 from pitwatch.rules.poker.variants import VariantRules
+from pitwatch.schemas.events import CardDealt
+from pitwatch.schemas.poker import CardsDiscarded, PokerAction
+
+if TYPE_CHECKING:
+    from pitwatch.rules.poker.game import PokerRound
 
 
 def can_open(cards: list[str], pair: str) -> bool:
@@ -42,7 +47,7 @@ class DrawRules(VariantRules):
 
     hand_size = 5
 
-    def __init__(self, hand: Any):
+    def __init__(self, hand: "PokerRound"):
         super().__init__(hand)
         self.opener_of_pot = ""
         """The player who opened the pot (the first bet of the first interval)."""
@@ -53,7 +58,7 @@ class DrawRules(VariantRules):
         """Player -> (cards still to deal him for his discard, the discard's event id)."""
 
     # ------------------------------------------------------------------ the first interval
-    def before_action(self, event: Any, eid: str, rnd: BettingRound) -> list[Violation]:
+    def before_action(self, event: PokerAction, eid: str, rnd: BettingRound) -> list[Violation]:
         """The opening bet of the first interval: the opener's dealt cards hold the opening pair;
         a replacement count other than a discard's, once the second interval starts."""
         out = super().before_action(event, eid, rnd)
@@ -90,10 +95,8 @@ class DrawRules(VariantRules):
         return next((q for q in order if q not in h.folded), None)
 
     # ------------------------------------------------------------------ the draw
-    def on_event(self, event: Any, eid: str) -> list[Violation]:
+    def cards_discarded(self, event: CardsDiscarded, eid: str) -> list[Violation]:
         """A ``cards_discarded`` (module docstring)."""
-        if event.type != "cards_discarded":
-            return []
         h, p = self.hand, event.player_id
         out = self._owed_check(eid)
         if not self.drawn:  # the first discard closes the first interval
@@ -134,7 +137,7 @@ class DrawRules(VariantRules):
         order = h._clockwise_after(h.seats[first] - 1, [q for q in h.seats if q not in h.folded])
         return next((q for q in order if q not in self.drawn), None)
 
-    def seat_card(self, event: Any, eid: str) -> list[Violation]:
+    def seat_card(self, event: CardDealt, eid: str) -> list[Violation]:
         """A card dealt to a seat; after a discard, one of its replacements."""
         p = self.keep_card(event)
         if p is not None and p in self.owed:

@@ -37,18 +37,31 @@ player into the recorded settlement. The table's win on a hand is then exactly i
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
-from typing import Any
 
 from pitwatch.rules.base import Bet, ExpectedSettlement, RecordedSettlement, RuleError, Violation, ViolationKind
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.models.poker import PokerRuleset, PokerVariant
 from pitwatch.rules.poker import revenue
 from pitwatch.rules.poker.betting import BettingError, BettingRound
-from pitwatch.rules.poker.pots import CENT, PotError, Pots, build_pots, split_pot
+from pitwatch.rules.poker.pots import CENT, Pot, PotError, Pots, build_pots, split_pot
 from pitwatch.rules.poker.showdown import ShowdownError, winners
 from pitwatch.rules.poker.variants import rules_for
 from pitwatch.rules.spec import GameSpec, Gap
+from pitwatch.schemas.envelope import EventBase
+from pitwatch.schemas.events import CardDealt, ChipsBought, ChipsCashed, ChipsTransferred, TableClosed, TableOpened
 from pitwatch.schemas.money import ZERO
+from pitwatch.schemas.poker import (
+    BetReturned,
+    ButtonPlaced,
+    CardsDiscarded,
+    HandMucked,
+    HandShown,
+    PokerAction,
+    PotAwarded,
+    RakeTaken,
+    SessionFeeTaken,
+    StackCounted,
+)
 
 SPOT = "pot"
 """The spot of a player's part in a hand (the engine's settlements)."""
@@ -130,50 +143,102 @@ class PokerRound(GameRound):
                           "chips go to the pot with a poker_action", self._cite("no_more_bets"), (bet.event_id,),
                           bet.bet_id, bet.player_id, bet.stake)]
 
-    def on_event(self, event: Any) -> list[Violation]:
+    def on_event(self, event: EventBase) -> list[Violation]:
+        """A hand's event, each to its own operation (``poker_action``, ``card_dealt``, ``stack_counted``,
+        ``button_placed``, ``hand_shown``, ``hand_mucked``, ``rake_taken``, ``pot_awarded``,
+        ``bet_returned``, the variant's ``cards_discarded``, a ``session_fee_taken`` given a round);
+        returns the violations it reveals at once. Any other event: none."""
         self._awards = None  # the hand changes: the awards are derived again when asked
-        t, eid = event.type, str(event.event_id)
-        if t == "button_placed":
-            self.button = event.seat
-            return []
-        if t == "stack_counted":
-            return self._seat(event, eid)
-        if t == "poker_action":
-            if event.player_id not in self.seats:
-                return [self._violation(ViolationKind.PROCEDURE, f"{event.player_id} acted ({event.action}) but was not "
-                                        "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
-            delegated = self._delegated(event, eid)
-            if event.action in ("ante", "small_blind", "big_blind"):
-                self.taken.append((self.street, event.player_id, event.action, False))
-                self.put[event.player_id] += event.amount
-                self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + event.amount
-                return delegated + self._forced(event, eid)
-            if event.action == "bring_in":  # forced up to the table minimum (004 L5009-L5017)
-                self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + min(event.amount, self.ctx.min_bet)
-            return delegated + self._act(event, eid)
-        if t == "card_dealt":
-            self.begun = True
-            return self._card(event, eid)
-        if t == "hand_shown":
-            self.shown[event.player_id] = self.rules.shown_cards(event.player_id, list(event.cards))
-            return self._shown_early(event, eid)
-        if t == "hand_mucked":
-            self.mucked.add(event.player_id)
-            return []
-        if t == "rake_taken":
-            self.rake_recorded += event.amount
-            self.rake_events.append(eid)
-            return []
-        if t in ("pot_awarded", "bet_returned"):
-            self.awarded[event.player_id] = self.awarded.get(event.player_id, ZERO) + event.amount
-            bid = bet_id_of(self.round_id, event.player_id)
-            self.recorded[bid] = RecordedSettlement(bid, "awarded", self.awarded[event.player_id], ZERO, eid)
-            return []
-        if t == "session_fee_taken":
-            return revenue.fee_taken(self.ctx, event)
-        return self.rules.on_event(event, eid)
+        if type(event) is PokerAction:
+            return self.poker_action(event)
+        if type(event) is CardDealt:
+            return self.card_dealt(event)
+        if type(event) is StackCounted:
+            return self.stack_counted(event)
+        if type(event) is ButtonPlaced:
+            return self.button_placed(event)
+        if type(event) is HandShown:
+            return self.hand_shown(event)
+        if type(event) is HandMucked:
+            return self.hand_mucked(event)
+        if type(event) is RakeTaken:
+            return self.rake_taken(event)
+        if type(event) is PotAwarded:
+            return self.pot_awarded(event)
+        if type(event) is BetReturned:
+            return self.bet_returned(event)
+        if type(event) is CardsDiscarded:
+            return self.rules.cards_discarded(event, str(event.event_id))
+        table_event: EventBase = event
+        if type(table_event) is SessionFeeTaken:  # a table-level event that names the hand
+            return revenue.fee_taken(self.ctx, table_event)
+        return []
 
-    def _delegated(self, event: Any, eid: str) -> list[Violation]:
+    def button_placed(self, event: ButtonPlaced) -> list[Violation]:
+        """The «marca» at a seat for this hand. Returns no violation."""
+        self.button = event.seat
+        return []
+
+    def poker_action(self, event: PokerAction) -> list[Violation]:
+        """A forced bet (:meth:`_forced`) or a betting action (:meth:`_act`) of a player dealt in, and
+        whether another player took it for him (:meth:`_delegated`)."""
+        eid = str(event.event_id)
+        if event.player_id not in self.seats:
+            return [self._violation(ViolationKind.PROCEDURE, f"{event.player_id} acted ({event.action}) but was not "
+                                    "dealt in (no stack_counted)", "seats", eid, event.player_id, event.amount)]
+        delegated = self._delegated(event, eid)
+        if event.action in ("ante", "small_blind", "big_blind"):
+            self.taken.append((self.street, event.player_id, event.action, False))
+            self.put[event.player_id] += event.amount
+            self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + event.amount
+            return delegated + self._forced(event, eid)
+        if event.action == "bring_in":  # forced up to the table minimum (004 L5009-L5017)
+            self.forced[event.player_id] = self.forced.get(event.player_id, ZERO) + min(event.amount, self.ctx.min_bet)
+        return delegated + self._act(event, eid)
+
+    def card_dealt(self, event: CardDealt) -> list[Violation]:
+        """A card: the hand has begun; a board card (:meth:`_board_card`) or a seat's (the variant's
+        ``seat_card``)."""
+        self.begun = True
+        eid = str(event.event_id)
+        if event.hand != "board":
+            return self.rules.seat_card(event, eid)
+        return self._board_card(event, eid)
+
+    def hand_shown(self, event: HandShown) -> list[Violation]:
+        """The cards a player shows (read by the variant's ``shown_cards``), and whether he showed them
+        with the betting open (:meth:`_shown_early`)."""
+        self.shown[event.player_id] = self.rules.shown_cards(event.player_id, list(event.cards))
+        return self._shown_early(event, str(event.event_id))
+
+    def hand_mucked(self, event: HandMucked) -> list[Violation]:
+        """A player gives up the pot. Returns no violation."""
+        self.mucked.add(event.player_id)
+        return []
+
+    def rake_taken(self, event: RakeTaken) -> list[Violation]:
+        """Rake put in the cagnotte, compared with the rake due at the end of the hand (:meth:`check`)."""
+        self.rake_recorded += event.amount
+        self.rake_events.append(str(event.event_id))
+        return []
+
+    def pot_awarded(self, event: PotAwarded) -> list[Violation]:
+        """A pot paid to a player: part of his recorded settlement (:meth:`_paid`)."""
+        return self._paid(event.player_id, event.amount, str(event.event_id))
+
+    def bet_returned(self, event: BetReturned) -> list[Violation]:
+        """An uncalled bet given back to its player: part of his recorded settlement (:meth:`_paid`)."""
+        return self._paid(event.player_id, event.amount, str(event.event_id))
+
+    def _paid(self, player: str, amount: Decimal, eid: str) -> list[Violation]:
+        """``amount`` euros paid to ``player`` (a pot or his uncalled bet), summed into his recorded
+        settlement, compared with his expected one by the engine. Returns no violation."""
+        self.awarded[player] = self.awarded.get(player, ZERO) + amount
+        bid = bet_id_of(self.round_id, player)
+        self.recorded[bid] = RecordedSettlement(bid, "awarded", self.awarded[player], ZERO, eid)
+        return []
+
+    def _delegated(self, event: PokerAction, eid: str) -> list[Violation]:
         """A player's action taken by another player (the event's actor), his play left in another's
         hands (004 L4248-L4252, V.j). The croupier moving a player's chips is no delegation."""
         actor = event.actor
@@ -183,7 +248,7 @@ class PokerRound(GameRound):
                                 f"({event.action} {event.amount}): a player's bets are his own to make",
                                 "prohibited_delegation", eid, event.player_id, event.amount)]
 
-    def _shown_early(self, event: Any, eid: str) -> list[Violation]:
+    def _shown_early(self, event: HandShown, eid: str) -> list[Violation]:
         """A player who shows his cards while the betting is still open, not folded and with chips
         behind (004 L4259-L4262, V.l)."""
         p = event.player_id
@@ -194,22 +259,36 @@ class PokerRound(GameRound):
         return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} showed his cards with {self._behind(p)} behind while "
                                 "the betting was open", "prohibited_show", eid, p)]
 
-    def on_movement(self, event: Any) -> list[Violation]:
+    def on_movement(self, event: EventBase) -> list[Violation]:
         """Chips bought by a player of the hand once it has begun (004 L4228-L4233, V.e), or cashed
         by him during it (his stack kept back, 004 L4238, V.g)."""
-        p = getattr(event, "player_id", None)
-        if p not in self.seats or event.type not in ("chips_bought", "chips_cashed"):
-            return []
-        if event.type == "chips_bought" and self.begun:
+        if type(event) is ChipsBought:
+            return self.chips_bought(event)
+        if type(event) is ChipsCashed:
+            return self.chips_cashed(event)
+        return []
+
+    def chips_bought(self, event: ChipsBought) -> list[Violation]:
+        """Chips bought by a player dealt in, once the first card is dealt: a ``prohibited_play`` (V.e)."""
+        p = event.player_id
+        if p in self.seats and self.begun:
             return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} bought {event.amount} of chips during the hand: "
                                     "no chips are added to a stack once the first card is dealt", "prohibited_add_chips",
                                     str(event.event_id), p, event.amount)]
-        if event.type == "chips_cashed":
+        return []
+
+    def chips_cashed(self, event: ChipsCashed) -> list[Violation]:
+        """Chips cashed by a player dealt in, during the hand: a ``prohibited_play`` (V.g)."""
+        p = event.player_id
+        if p in self.seats:
             return [self._violation(ViolationKind.PROHIBITED_PLAY, f"{p} cashed {event.amount} of chips during the hand: "
                                     "a stack stays in play", "prohibited_rathole", str(event.event_id), p, event.amount)]
         return []
 
-    def _seat(self, event: Any, eid: str) -> list[Violation]:
+    def stack_counted(self, event: StackCounted) -> list[Violation]:
+        """A player dealt in at a seat with his stack: a player in two places (V.o), or a seat already
+        held, is flagged; the later count stands."""
+        eid = str(event.event_id)
         taken = next((p for p, s in self.seats.items() if s == event.seat and p != event.player_id), None)
         out = []
         if event.player_id in self.seats:
@@ -224,7 +303,7 @@ class PokerRound(GameRound):
         self.put.setdefault(event.player_id, ZERO)
         return out
 
-    def _forced(self, event: Any, eid: str) -> list[Violation]:
+    def _forced(self, event: PokerAction, eid: str) -> list[Violation]:
         p, amount, minimum = event.player_id, event.amount, self.ctx.min_bet
         fb = self.model.forced_bets
         all_in = self._behind(p) == 0
@@ -281,7 +360,7 @@ class PokerRound(GameRound):
         shoved = [p for p in order if self._behind(p) == 0]
         return BettingRound(order, stacks, structure, self.ctx.min_bet, put, pot, increment, shoved)  # type: ignore[arg-type]
 
-    def _act(self, event: Any, eid: str) -> list[Violation]:
+    def _act(self, event: PokerAction, eid: str) -> list[Violation]:
         p, action, amount = event.player_id, event.action, event.amount
         out: list[Violation] = []
         if self.interval is None:
@@ -308,9 +387,7 @@ class PokerRound(GameRound):
             self.last_bettor = p
         return out
 
-    def _card(self, event: Any, eid: str) -> list[Violation]:
-        if event.hand != "board":
-            return self.rules.seat_card(event, eid)
+    def _board_card(self, event: CardDealt, eid: str) -> list[Violation]:
         out: list[Violation] = []
         bounds = [sum(self.variant.streets[:k]) for k in range(len(self.variant.streets))]
         if len(self.board) in bounds:  # the first card of a street: the interval before it must be over
@@ -350,7 +427,7 @@ class PokerRound(GameRound):
             left -= take
         return out
 
-    def _winners(self, pot: Any, live: list[str]) -> tuple[tuple[str, ...], str]:
+    def _winners(self, pot: Pot, live: list[str]) -> tuple[tuple[str, ...], str]:
         barred = self.rules.barred()
         contenders = [p for p in pot.eligible if p not in self.mucked and p not in barred]
         if len(live) == 1:
@@ -442,21 +519,27 @@ class PokerRound(GameRound):
         revenue.hand_played(self.ctx)
 
     @staticmethod
-    def on_table_event(ctx: TableContext, event: Any) -> list[Violation]:
+    def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
         """``chips_transferred`` between players is a loan (004 L4235-L4236, V.f); the session's
         benefit at the opening, at each ``session_fee_taken`` and at the close
         (:mod:`pitwatch.rules.poker.revenue`)."""
-        if event.type == "table_opened":
+        if type(event) is TableOpened:
             return revenue.table_opened(ctx, event)
-        if event.type == "session_fee_taken":
+        if type(event) is SessionFeeTaken:
             return revenue.fee_taken(ctx, event)
-        if event.type == "table_closed":
+        if type(event) is TableClosed:
             return revenue.session_closed(ctx, event)
-        if event.type == "chips_transferred":
-            return [Violation(ViolationKind.PROHIBITED_PLAY, f"{event.amount} of chips passed from {event.from_player} to "
-                              f"{event.to_player}: money lent between players", ctx.ruleset.cite("prohibited_loans"),
-                              (str(event.event_id),), None, event.from_player, event.amount)]
+        if type(event) is ChipsTransferred:
+            return PokerRound.chips_transferred(ctx, event)
         return []
+
+    @staticmethod
+    def chips_transferred(ctx: TableContext, event: ChipsTransferred) -> list[Violation]:
+        """Chips passed from one player to another: money lent between players, a ``prohibited_play``
+        (V.f)."""
+        return [Violation(ViolationKind.PROHIBITED_PLAY, f"{event.amount} of chips passed from {event.from_player} to "
+                          f"{event.to_player}: money lent between players", ctx.ruleset.cite("prohibited_loans"),
+                          (str(event.event_id),), None, event.from_player, event.amount)]
 
     def actions_taken(self) -> tuple[tuple[int, str, str, bool], ...]:
         """Every ``poker_action`` of the hand in order, ``(interval, player, action, open)``: forced

@@ -30,6 +30,8 @@ from pitwatch.rules.base import Violation, ViolationKind
 from pitwatch.rules.game import Carry, TableContext
 from pitwatch.rules.models.poker import PokerRuleset
 from pitwatch.rules.poker.pots import CENT
+from pitwatch.schemas.events import TableClosed, TableOpened
+from pitwatch.schemas.poker import SessionFeeTaken
 
 ZERO = Decimal("0")
 FORMS = ("rake", "session_rate", "session_fee")
@@ -109,7 +111,7 @@ def _session(ctx: TableContext) -> PokerCarry:
     return ctx.carry_as(PokerCarry)
 
 
-def table_opened(ctx: TableContext, event: Any) -> list[Violation]:
+def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
     """A new session: no fee paid yet. Under a session form whose options do not give the fee (none
     announced, a rate outside 10..20 per 100), a procedure violation: the benefit «se fijará» and is
     announced before the game (004 L4082-L4092)."""
@@ -133,7 +135,7 @@ def hand_played(ctx: TableContext) -> None:
     _session(ctx).hands += 1
 
 
-def fee_taken(ctx: TableContext, event: Any) -> list[Violation]:
+def fee_taken(ctx: TableContext, event: SessionFeeTaken) -> list[Violation]:
     """A ``session_fee_taken``: compared with :func:`fee_due` (module docstring). Returns a
     ``rake_discrepancy`` of recorded - due when they differ (the whole fee when none is due: the rake
     form, or the player's second fee of the session)."""
@@ -161,7 +163,7 @@ def fee_taken(ctx: TableContext, event: Any) -> list[Violation]:
                       ctx.ruleset.cite(key), (eid,), None, p, diff)]
 
 
-def session_closed(ctx: TableContext, event: Any) -> list[Violation]:
+def session_closed(ctx: TableContext, event: TableClosed) -> list[Violation]:
     """At ``table_closed`` under a session form: a session of fewer hands than the ruleset's
     ``session_postre`` (2) x the players who paid a fee is a procedure violation: the session is
     never shorter than each player's two turns as «postre» (004 L4092-L4097)."""

@@ -24,7 +24,7 @@ hooks of a hand (:class:`~pitwatch.rules.poker.variants.VariantRules`).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pokerkit import Card
 from pokerkit.state import _HighHandOpeningLookup  # pokerkit's ranking of stud's up cards
@@ -32,6 +32,11 @@ from pokerkit.state import _HighHandOpeningLookup  # pokerkit's ranking of stud'
 from pitwatch.rules.base import Violation, ViolationKind
 from pitwatch.rules.poker.betting import BettingRound
 from pitwatch.rules.poker.variants import VariantRules
+from pitwatch.schemas.events import CardDealt
+from pitwatch.schemas.poker import PokerAction
+
+if TYPE_CHECKING:
+    from pitwatch.rules.poker.game import PokerRound
 
 RANKS = "23456789TJQKA"
 """Ranks from the lowest; the ace high (004 L4167-L4169)."""
@@ -65,7 +70,7 @@ class StudRules(VariantRules):
 
     hand_size = 7
 
-    def __init__(self, hand: Any):
+    def __init__(self, hand: "PokerRound"):
         super().__init__(hand)
         deal = hand.variant.deal
         self.ends = [sum(len(d) for d in deal[:k + 1]) for k in range(len(deal))]
@@ -83,7 +88,7 @@ class StudRules(VariantRules):
         live = [p for p in h.seats if p not in h.folded]
         return h._clockwise_after(h.button if h.button is not None else 0, live)
 
-    def seat_card(self, event: Any, eid: str) -> list[Violation]:
+    def seat_card(self, event: CardDealt, eid: str) -> list[Violation]:
         """Keep the card; the first card of a later street closes the interval before it (a premature
         card while it is open, 004 L5143-L5146)."""
         p = self.keep_card(event)
@@ -117,7 +122,7 @@ class StudRules(VariantRules):
         """A later street: the best hand showing."""
         return best_up_cards(self.up(self._live_from_mano()))
 
-    def before_action(self, event: Any, eid: str, rnd: BettingRound) -> list[Violation]:
+    def before_action(self, event: PokerAction, eid: str, rnd: BettingRound) -> list[Violation]:
         """The bring-in (third street) and the opener of a later street: the right player, who does
         not check (third street) or fold; a ``bring_in`` only as the hand's first action; the high
         limit on fourth street after an open pair (module docstring)."""
@@ -145,7 +150,7 @@ class StudRules(VariantRules):
         self._open_pair_limit(event, rnd)
         return out
 
-    def _open_pair_limit(self, event: Any, rnd: BettingRound) -> None:
+    def _open_pair_limit(self, event: PokerAction, rnd: BettingRound) -> None:
         """Fourth street at fixed limit: a first bet of twice the minimum when a player's two up cards
         pair sets the high limit (004 L4989-L4998)."""
         h = self.hand

@@ -7,7 +7,7 @@ ruleset's ``family``.
 The hooks: a card dealt to a seat (:meth:`VariantRules.seat_card`), who opens the betting interval
 about to start (:meth:`VariantRules.opener`), the checks before an action goes to the betting
 interval (:meth:`VariantRules.before_action`), the cards a shown hand is read from
-(:meth:`VariantRules.shown_cards`), the variant's own events (:meth:`VariantRules.on_event`), the
+(:meth:`VariantRules.shown_cards`), the variant's own event (:meth:`VariantRules.cards_discarded`), the
 players who cannot win a pot (:meth:`VariantRules.barred`) and the checks at the end of the hand
 (:meth:`VariantRules.check`).
 """
@@ -15,10 +15,12 @@ players who cannot win a pot (:meth:`VariantRules.barred`) and the checks at the
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pitwatch.rules.base import RuleError, Violation, ViolationKind
 from pitwatch.rules.poker.betting import BettingRound
+from pitwatch.schemas.events import CardDealt
+from pitwatch.schemas.poker import CardsDiscarded, PokerAction
 
 if TYPE_CHECKING:
     from pitwatch.rules.poker.game import PokerRound
@@ -48,7 +50,7 @@ class VariantRules:
         seat = int(hand_id)
         return next((p for p, s in self.hand.seats.items() if s == seat), None)
 
-    def keep_card(self, event: Any) -> str | None:
+    def keep_card(self, event: CardDealt) -> str | None:
         """Keep a ``card_dealt`` to a seat as its player's card; returns the player (``None``: nobody
         is dealt in at that seat)."""
         p = self.player_at(event.hand)
@@ -56,7 +58,7 @@ class VariantRules:
             self.cards.setdefault(p, []).append((event.card, bool(event.face_up)))
         return p
 
-    def seat_card(self, event: Any, eid: str) -> list[Violation]:
+    def seat_card(self, event: CardDealt, eid: str) -> list[Violation]:
         """A ``card_dealt`` to a seat: nothing to check at a board variant (the hole cards are read
         from the showdown)."""
         return []
@@ -77,7 +79,7 @@ class VariantRules:
         found: str | None = method()
         return found
 
-    def before_action(self, event: Any, eid: str, rnd: BettingRound) -> list[Violation]:
+    def before_action(self, event: PokerAction, eid: str, rnd: BettingRound) -> list[Violation]:
         """Checks of a betting action before the interval judges it; may move ``rnd``'s turn to the
         player when the violation returned already says he acted out of turn. The first action of the
         hand checks the number of players the variant is dealt to (stud: 4 to 8, 004 L4974-L4977)."""
@@ -96,8 +98,8 @@ class VariantRules:
         """The cards a ``hand_shown`` makes the player's hand from: the cards shown."""
         return cards
 
-    def on_event(self, event: Any, eid: str) -> list[Violation]:
-        """A poker event the general rules do not know (``cards_discarded``)."""
+    def cards_discarded(self, event: CardsDiscarded, eid: str) -> list[Violation]:
+        """A ``cards_discarded`` (``eid`` its event id): nothing to check at a variant without a draw."""
         return []
 
     def wrong_size(self) -> set[str]:
