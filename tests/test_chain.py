@@ -120,8 +120,8 @@ def test_old_states_start_the_chain_at_genesis_and_the_head_round_trips():
     aud.chain_head = sha(b"x")
     raw = dump_state(aud)
     doc = json.loads(raw)
-    assert doc["state_version"] == 6 and doc["chain"] == {"head": sha(b"x").hex()}
+    assert doc["state_version"] == 7 and doc["chain"] == {"head": sha(b"x").hex()}
     assert load_state(raw).chain_head == sha(b"x")
     for bad in ("00", "Z" * 64, sha(b"x").hex().upper()):
-        with pytest.raises(StateError, match="does not match version 6"):
+        with pytest.raises(StateError, match="does not match version 7"):
             load_state(json.dumps(dict(doc, chain={"head": bad})).encode())

@@ -156,7 +156,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
     from pitwatch.warehouse import open_warehouse
 
     kcat_produce(events_file, broker.bootstrap, TOPIC_EVENTS, kcat_env)
-    consume_all(broker.bootstrap, server_db, tmp_path, oracle["lines"])
+    consume_all(broker.bootstrap, server_db, tmp_path, oracle["lines"], rounds=oracle["rounds"])
     wh = open_warehouse(server_db)
     try:
         first = snapshot(wh)
@@ -166,7 +166,7 @@ def test_kcat_produced_events_reach_clickhouse_exactly_and_reprocessing_is_harml
         with LocalBroker(log_dir=tmp_path / "again") as b2:
             b2.create_topics([TOPIC_EVENTS, TOPIC_SETTLEMENTS, TOPIC_ALERTS, TOPIC_REJECTED], partitions=4)
             produce_jsonl(events_file, b2.bootstrap, TOPIC_EVENTS)
-            consume_all(b2.bootstrap, server_db, tmp_path, oracle["lines"], "worker2")
+            consume_all(b2.bootstrap, server_db, tmp_path, oracle["lines"], "worker2", rounds=oracle["rounds"])
         second = snapshot(wh)
         assert second == first
     finally:
@@ -212,7 +212,7 @@ def test_pipeline_into_chdb_matches_the_offline_replay(events_file, oracle, brok
     (one process owns a chDB directory), in a separate process."""
     url = f"chdb://{tmp_path / 'wh'}"
     produce_jsonl(events_file, broker.bootstrap, TOPIC_EVENTS)
-    consume_all(broker.bootstrap, url, tmp_path, oracle["lines"])
+    consume_all(broker.bootstrap, url, tmp_path, oracle["lines"], rounds=oracle["rounds"])
     script = (
         "import json,sys\n"
         "from tests.e2e.test_pipeline import snapshot\n"

@@ -56,7 +56,8 @@ def test_the_real_hands_reach_clickhouse_judged_as_the_offline_replay(poker_file
     # 14 dead small blinds; 34 (player, two tables) played at once
     assert poker_oracle["kinds"] == ["payout_discrepancy"] * 2 + ["procedure"] * 14 + ["prohibited_play"] * 34
     produce_jsonl(poker_file, broker.bootstrap, TOPIC_EVENTS)
-    consume_all(broker.bootstrap, server_db, tmp_path, poker_oracle["lines"])
+    # the watch stage's alerts (a player at two tables) come with its round digests: wait for them all
+    consume_all(broker.bootstrap, server_db, tmp_path, poker_oracle["lines"], rounds=poker_oracle["rounds"])
     wh = open_warehouse(server_db)
     try:
         snap = snapshot(wh)
