@@ -331,6 +331,15 @@ class RouletteCarry(Carry):
         self.last_direction = None if direction is None else str(direction)
 
 
+def spin_outcome(number: int | None) -> str:
+    """A spin's result in words: ``"17 black"``, ``"0 zero"``; ``"no result"`` for ``None`` (no ball)."""
+    if number is None:
+        return "no result"
+    if number == 0:
+        return "0 zero"
+    return f"{number} {'red' if number in RED else 'black'}"
+
+
 def spin_violations(ctx: TableContext, spins: list[tuple[str, str]], direction: str, eid: str) -> list[Violation]:
     """Record a ``wheel_spun`` of ``direction`` (event ``eid``) in ``spins``; a ``spin_direction``
     violation if the wheel turns as the previous spin of the session did (the last of ``spins``, else
@@ -670,13 +679,8 @@ class RouletteRound(GameRound):
             book.stand(b)
 
     def outcome(self) -> str:
-        """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball."""
-        n = self.number
-        if n is None:
-            return "no result"
-        if n == 0:
-            return "0 zero"
-        return f"{n} {'red' if n in RED else 'black'}"
+        """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball (:func:`spin_outcome`)."""
+        return spin_outcome(self.number)
 
     @staticmethod
     def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
@@ -698,7 +702,14 @@ def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
     """The options of a roulette table just opened: a ``procedure`` violation for each out of the law's
     range (``max_tier``, ``simple_chance_min_multiple``, ``zero_default``, ``max_rule``); see
     :meth:`RouletteRound.on_table_event`."""
-    eid = str(event.event_id)
+    return limit_option_violations(ctx, str(event.event_id), zero_default=True)
+
+
+def limit_option_violations(ctx: TableContext, eid: str, zero_default: bool = False) -> list[Violation]:
+    """The limit options of a table of the roulette family just opened (event ``eid``): a ``procedure``
+    violation for a ``max_tier`` or ``simple_chance_min_multiple`` out of the law's range (000 L159-L169;
+    004 L326-L379), for a ``max_rule`` the ruleset does not offer and, with ``zero_default``, for a zero
+    default other than en prison or half back (French roulette's zero, 000 L121-L129)."""
     rs = ctx.ruleset
     out: list[Violation] = []
     for check in (tier, simple_min_multiple):
@@ -707,7 +718,7 @@ def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
         except RuleError as exc:
             out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
                                  rs.cite("limit_multiple"), (eid,)))
-    if ctx.option("zero_default") not in ("en_prison", "half_back"):
+    if zero_default and ctx.option("zero_default") not in ("en_prison", "half_back"):
         out.append(Violation(ViolationKind.PROCEDURE, f"zero_default={ctx.option('zero_default')!r} "
                              "must be en_prison or half_back", rs.cite("zero_choice"), (eid,)))
     rule = ctx.option("max_rule")
@@ -721,14 +732,19 @@ def limits_changed(ctx: TableContext, event: LimitsChanged) -> list[Violation]:
     """New table limits (applied by the engine after this call, ``ctx`` still holds the old ones): a
     ``procedure`` violation where the ruleset forbids changing them during a session; see
     :meth:`RouletteRound.on_table_event`."""
-    out: list[Violation] = []
+    return limits_change_violations(ctx, event, rules_of(ctx).limits.change_during_session)
+
+
+def limits_change_violations(ctx: TableContext, event: LimitsChanged, allowed: bool) -> list[Violation]:
+    """A ``procedure`` violation for new limits (``event``) that differ from the table's when the ruleset
+    does not allow changing them during a session (``allowed`` false: Galicia, 000 L169)."""
     changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
-    if changed and not rules_of(ctx).limits.change_during_session:
-        out.append(Violation(ViolationKind.PROCEDURE,
-                             f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
-                             f"to {event.min_bet}-{event.max_bet} EUR", ctx.ruleset.cite("limits_change"),
-                             (str(event.event_id),)))
-    return out
+    if not changed or allowed:
+        return []
+    return [Violation(ViolationKind.PROCEDURE,
+                      f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
+                      f"to {event.min_bet}-{event.max_bet} EUR", ctx.ruleset.cite("limits_change"),
+                      (str(event.event_id),))]
 
 
 def table_closed(ctx: TableContext, event: TableClosed) -> list[Violation]:

@@ -445,6 +445,8 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/roulette.py:SPOTS": ["combinaciones"],
     "pitwatch/rules/roulette.py:parse_spot": ["columnas", "combinaciones", "pleno", "apuestas"],
     "pitwatch/rules/roulette.py:tier": ["180", "pleno"],
+    "pitwatch/rules/roulette.py:limit_option_violations": ["maximo", "minimo", "suertes sencillas", "cero"],
+    "pitwatch/rules/roulette.py:limits_change_violations": ["variar"],
     "pitwatch/rules/roulette.py:simple_min_multiple": ["cinco veces"],
     "pitwatch/rules/roulette.py:bet_limits": ["minimo", "maximo"],
     "pitwatch/rules/roulette.py:limits_of": ["mismos principios", "previstas para la ruleta francesa"],

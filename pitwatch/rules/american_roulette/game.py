@@ -42,14 +42,16 @@ from pitwatch.rules.base import (
 )
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.rules.roulette import (  # French roulette's, by 000 L199; 004 L459-L464, L547-L552
-    RED,
     SIMPLE_CHANCES,
     RouletteCarry,
     after_the_ball,
     bet_limits,
+    limit_option_violations,
+    limits_change_violations,
     parse_spot,
     second_ball,
     simple_min_multiple,
+    spin_outcome,
     spin_violations,
     spot_violations,
     tier,
@@ -353,13 +355,8 @@ class AmericanRouletteRound(GameRound):
             self.ctx.carry_as(AmericanCarry).last_direction = self.spins[-1][0]
 
     def outcome(self) -> str:
-        """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball."""
-        n = self.number
-        if n is None:
-            return "no result"
-        if n == 0:
-            return "0 zero"
-        return f"{n} {'red' if n in RED else 'black'}"
+        """E.g. ``"17 black"``, ``"0 zero"``; ``"no result"`` without a ball (French roulette's words)."""
+        return spin_outcome(self.number)
 
     @staticmethod
     def on_table_event(ctx: TableContext, event: EventBase) -> list[Violation]:
@@ -382,36 +379,15 @@ class AmericanRouletteRound(GameRound):
 
 def table_opened(ctx: TableContext, event: TableOpened) -> list[Violation]:
     """The options of an American roulette table just opened: a ``procedure`` violation for each out of the
-    law's range (``max_tier``, ``simple_chance_min_multiple``, ``max_rule``); see
-    :meth:`AmericanRouletteRound.on_table_event`."""
-    eid = str(event.event_id)
-    rs = ctx.ruleset
-    out: list[Violation] = []
-    for check in (tier, simple_min_multiple):
-        try:
-            check(ctx)
-        except RuleError as exc:
-            out.append(Violation(ViolationKind.PROCEDURE, f"table option: {exc}",
-                                 rs.cite("limit_multiple"), (eid,)))
-    rule = ctx.option("max_rule")
-    if rule != "tiers" and not (rule == "authorisation" and "limit_authorisation" in rs.model.citations):
-        out.append(Violation(ViolationKind.PROCEDURE, f"max_rule={rule!r} not available in {rs.id}",
-                             rs.cite("limit_multiple"), (eid,)))
-    return out
+    law's range (``max_tier``, ``simple_chance_min_multiple``, ``max_rule``: French roulette's,
+    :func:`~pitwatch.rules.roulette.limit_option_violations`); see :meth:`AmericanRouletteRound.on_table_event`."""
+    return limit_option_violations(ctx, str(event.event_id))
 
 
 def limits_changed(ctx: TableContext, event: LimitsChanged) -> list[Violation]:
-    """New table limits (applied by the engine after this call, ``ctx`` still holds the old ones): a
-    ``procedure`` violation where the ruleset forbids changing them during a session; see
-    :meth:`AmericanRouletteRound.on_table_event`."""
-    out: list[Violation] = []
-    changed = (event.min_bet, event.max_bet) != (ctx.min_bet, ctx.max_bet)
-    if changed and not rules_of(ctx).limits.change_during_session:
-        out.append(Violation(ViolationKind.PROCEDURE,
-                             f"limits changed during the session from {ctx.min_bet}-{ctx.max_bet} "
-                             f"to {event.min_bet}-{event.max_bet} EUR", ctx.ruleset.cite("limits_change"),
-                             (str(event.event_id),)))
-    return out
+    """New table limits: a ``procedure`` violation where the ruleset forbids changing them during a session
+    (:func:`~pitwatch.rules.roulette.limits_change_violations`); see :meth:`AmericanRouletteRound.on_table_event`."""
+    return limits_change_violations(ctx, event, rules_of(ctx).limits.change_during_session)
 
 
 def player_left(ctx: TableContext, event: PlayerLeft) -> list[Violation]:
