@@ -28,7 +28,7 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
+from typing import Any, Sequence
 
 from pitwatch.catalogue import CATALOGUE
 
@@ -189,6 +189,28 @@ def status() -> tuple[bool, str]:
     return bool(_state["active"]), str(_state["reason"])
 
 
+def _compile_in_parallel(cmd: Any) -> None:
+    """Make ``build_ext`` command ``cmd`` compile the C files of an extension on every core (setuptools
+    compiles them one after the other, and mypyc's group is one extension of many files): its compiler's
+    ``compile`` hands each file to a thread, which waits on its own ``gcc``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    build_extensions = cmd.build_extensions
+
+    def in_parallel() -> None:
+        one_by_one = cmd.compiler.compile
+
+        def compile_all(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                parts = list(pool.map(lambda src: one_by_one([src], *args, **kwargs), sources))
+            return [obj for part in parts for obj in part]
+
+        cmd.compiler.compile = compile_all
+        build_extensions()
+
+    cmd.build_extensions = in_parallel
+
+
 def build(build_dir: Path = BUILD_DIR) -> Path:
     """Compile :data:`COMPILED_MODULES` with mypyc into ``build_dir`` (replacing what it held) and
     write its manifest; returns ``build_dir``. Needs mypy (the test extra), setuptools and a C
@@ -207,11 +229,13 @@ def build(build_dir: Path = BUILD_DIR) -> Path:
     os.chdir(root)  # mypyc names the modules by their paths relative to the working directory
     try:
         shutil.rmtree(build_dir, ignore_errors=True)
-        extensions = mypycify(paths, opt_level="3", target_dir=str(tmp / "c"),
+        # one C file per module (multi_file), the files compiled on every core
+        extensions = mypycify(paths, opt_level="3", target_dir=str(tmp / "c"), multi_file=True,
                               group_name=GROUP.removesuffix("__mypyc"))
         dist = Distribution({"name": "pitwatch-native", "ext_modules": extensions})
         cmd = dist.get_command_obj("build_ext")
         cmd.build_lib, cmd.build_temp = str(build_dir), str(tmp / "obj")  # type: ignore[attr-defined]
+        _compile_in_parallel(cmd)
         dist.run_command("build_ext")
     finally:
         os.chdir(cwd)
