@@ -117,7 +117,7 @@ def _edge(ctx: TableContext | None, spot: str) -> tuple[Fraction, Fraction]:
 
 
 class _OpenRound:
-    __slots__ = ("game_round", "events", "violations", "started_at", "voided", "refused")
+    __slots__ = ("game_round", "events", "violations", "started_at", "voided", "void_event", "refused")
 
     def __init__(self, game_round: GameRound, started_at: datetime):
         self.game_round = game_round
@@ -125,6 +125,7 @@ class _OpenRound:
         self.violations: list[Violation] = []
         self.started_at = started_at
         self.voided: str | None = None
+        self.void_event = ""
         #: bets the rules do not accept (bet_id -> (bet, the violation refusing it))
         self.refused: dict[str, tuple[Bet, Violation]] = {}
 
@@ -254,6 +255,7 @@ class TableEngine:
         violations = list(rnd.violations)
         if rnd.voided is not None:
             expected = list(g.void(rnd.voided))
+            violations.extend(g.void_violations(rnd.voided, rnd.void_event))
             outcome = f"void: {rnd.voided}"
         else:
             expected = list(g.settle())
@@ -552,6 +554,7 @@ class TableEngine:
 
     def _round_voided(self, rnd: _OpenRound, event: RoundVoided, eid: str, out: list[Output]) -> None:
         rnd.voided = event.reason
+        rnd.void_event = eid
 
     def _round_ended(self, rnd: _OpenRound, event: RoundEnded, eid: str, out: list[Output]) -> None:
         out.append(self._close_round(event))

@@ -257,6 +257,12 @@ class GameRound:
             for b in self.bets.values()
         ]
 
+    def void_violations(self, reason: str, event_id: str) -> list[Violation]:
+        """The violations of voiding this round («tirada nula», event ``event_id`` giving ``reason``): a void the
+        game's rules do not allow (the wheel of fortune in Andalucía voids a spin only in the cases its text
+        lists). The default: none, any void is the croupier's call and every stake comes back (:meth:`void`)."""
+        return []
+
     def finish(self) -> None:
         """Called once after :meth:`settle` (or :meth:`void`): update ``ctx.carry`` (the game's
         :attr:`carry_type`) here

@@ -449,6 +449,37 @@ def test_galicia_an_obstructed_wheel_stands_the_text_names_no_void_spin():
     assert settled(v) == {"B1": ("win", D("20.00"))} and kinds(v) == []
 
 
+def test_andalucia_a_spin_voided_with_a_result_is_a_procedure_violation_004_L5769_L5782():
+    """Andalucía voids a spin only with too few turns, the pointer on a pivot or an obstructed wheel
+    (004 L5769-L5782, «la jugada será considerada nula a todos los efectos»): a spin that stopped on 24 after
+    six turns, voided, is a procedure violation naming the void and the stop; its stake still comes back
+    (10.00: the round was voided), so the refund recorded is no discrepancy."""
+    v = WheelScript(AND).spin([("B1", "fortune_24", "10.00")], "fortune_24", turns=6, voided="croupier's call",
+                              records={"B1": ("void", "10.00")})
+    assert settled(v) == {"B1": ("void", D("10.00"))}
+    (p,) = v.violations
+    assert p.kind == VK.PROCEDURE and "L5769-L5772" in p.citation and "L5778-L5786" in p.citation
+    assert p.message == ("spin voided (croupier's call) although the wheel stopped on fortune_24 with none of the "
+                         "cases that void a spin (too few turns, the pointer on a pivot, an obstructed wheel)")
+    assert len(p.event_ids) == 2
+
+
+def test_andalucia_a_listed_void_or_one_before_the_stop_is_no_violation():
+    """Voided with the pointer on a pivot, with three turns, or before the wheel stopped: as the text allows."""
+    for kwargs in ({"on_pivot": True}, {"turns": 3}, {"stop": False}):
+        v = WheelScript(AND).spin([("B1", "fortune_24", "10.00")], "fortune_24", voided="void spin",
+                                  records={"B1": ("void", "10.00")}, **kwargs)
+        assert settled(v) == {"B1": ("void", D("10.00"))} and v.violations == (), kwargs
+
+
+def test_galicia_accepts_any_void_the_text_lists_none_000_L1093_L1097():
+    """Galicia names no void spin (000 L1093-L1097): a round_voided is accepted whatever the stop (the
+    ruleset's choice), every stake back."""
+    v = WheelScript(GAL).spin([("B1", "fortune_24", "10.00")], "fortune_24", voided="croupier's call",
+                              records={"B1": ("void", "10.00")})
+    assert settled(v) == {"B1": ("void", D("10.00"))} and v.violations == ()
+
+
 # --------------------------------------------------------------------------- the payment order
 
 

@@ -215,6 +215,19 @@ class WheelOfFortuneRound(GameRound):
         return [ExpectedSettlement(b.bet_id, b.player_id, b.spot, b.stake, "void", b.stake, ZERO, cite, detail)
                 for b in self.bets.values()]
 
+    def void_violations(self, reason: str, event_id: str) -> list[Violation]:
+        """Where the ruleset voids a spin only in the cases its text lists (``[procedure] void_only_listed``:
+        fewer turns than the minimum, the pointer on a pivot, an obstructed wheel, 004 L5769-L5782), a spin
+        voided although its stop shows none of them is a ``procedure`` violation (its stakes still come
+        back). A round voided before the wheel stopped is accepted."""
+        stop = self.stop
+        if stop is None or not rules_of(self.ctx).procedure.void_only_listed or self.void_reason() is not None:
+            return []
+        return [Violation(ViolationKind.PROCEDURE,
+                          f"spin voided ({reason}) although the wheel stopped on {stop.symbol} with none of the "
+                          "cases that void a spin (too few turns, the pointer on a pivot, an obstructed wheel)",
+                          self._cite("void_round"), (event_id, stop.event_id))]
+
     def check(self) -> list[Violation]:
         """End-of-spin procedure checks: bets but no result; a void spin (:meth:`void_reason`) the round
         did not void (004 L5784-L5786); impulses other than ``[wheel] impulses`` (000 L1095;

@@ -57,6 +57,10 @@ class Procedure(Section):
     """Whether a spin whose free turning a person or an object hindered is void (004 L5778-L5782)."""
     pay_smallest_first: Switch
     """Whether the winning bets must be paid from the smallest stake to the largest (004 L5788-L5789)."""
+    void_only_listed: Switch
+    """Whether a spin may be void only in the cases the text lists (004 L5769-L5782: fewer turns than the
+    minimum, the pointer on a pivot, an obstructed wheel): a spin voided although its stop gives a result is
+    then a procedure violation."""
 
 
 class WheelOfFortuneRuleset(RulesetModel):

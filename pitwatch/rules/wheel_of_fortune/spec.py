@@ -20,6 +20,7 @@ SPEC = GameSpec(
         **{f"symbols.{s}.payout": ("payouts", "stake_returned") for s in SYMBOLS},
         "procedure.void_if_obstructed": ("void_round", "void_obstruction"),
         "procedure.pay_smallest_first": ("stake_returned", "payment_order"),
+        "procedure.void_only_listed": ("void_round",),
     },
     not_checked={
         "galicia": (

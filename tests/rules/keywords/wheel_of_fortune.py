@@ -33,6 +33,9 @@ SYMBOL_KEYWORDS: dict[str, list[str]] = {
     "pitwatch/rules/wheel_of_fortune/model.py:Wheel.min_turns": ["cuatro giros", "numerosas vueltas"],
     "pitwatch/rules/wheel_of_fortune/model.py:Procedure.void_if_obstructed": ["obstaculice"],
     "pitwatch/rules/wheel_of_fortune/model.py:Procedure.pay_smallest_first": ["menor a mayor"],
+    "pitwatch/rules/wheel_of_fortune/model.py:Procedure.void_only_listed": ["cuatro giros", "pivote", "obstaculice"],
+    "pitwatch/rules/wheel_of_fortune/game.py:WheelOfFortuneRound.void_violations": [
+        "cuatro giros", "pivote", "obstaculice", "nula"],
     "pitwatch/rules/wheel_of_fortune/events.py": ["hagan sus apuestas"],
     "pitwatch/rules/wheel_of_fortune/edges.py": [
         "cincuenta y cuatro", "combinaciones", "posiciones", "1 a 1", "veces el valor", "recupera"],
