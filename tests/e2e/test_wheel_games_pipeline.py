@@ -8,8 +8,11 @@ Faust worker (table stage, then the watch stage per casino) -> ClickHouse 18.16 
 The oracle is the offline replay of the same file (:func:`tests.e2e.test_pipeline.replay_oracle`): the
 warehouse must hold exactly its settlements and alerts, once each; every injected fault is alerted in its
 round and no round without one is (:func:`pitwatch.sim.base.score`). Every game and ruleset has its table's
-settlements, and each game's theoretical win, stored per settlement row, is its stake times the house edge
-worked by hand from the seeds (4 decimals, half to even, as :func:`pitwatch.rules.edges.theoretical_win`):
+settlements; the monthly report of each casino has each table under its game with the handle and the
+theoretical win of its settlement rows; the auditor's dossier of a wrongly paid round of each game names
+its ruleset, the bet and the law. Each game's theoretical win, stored per settlement row, is its stake times
+the house edge worked by hand from the seeds (4 decimals, half to even, as
+:func:`pitwatch.rules.edges.theoretical_win`):
 
 - boule: every bet 1/9 (a number 7 to 1 on 1 of 9 numbers: 1 - 8/9; a simple chance a la par on 4 of 9:
   1 - 4 x 2/9; 000 L343-L363; 002 L19-L43; 004 L921-L978);
@@ -31,6 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from pitwatch.reports.monthly import build_monthly
 from pitwatch.sim import labels_path_for, write_simulation
 from pitwatch.sim.base import catalogue_tables, score
 from pitwatch.sim.payouts import roulette_kind
@@ -108,6 +112,8 @@ def test_the_wheel_games_reach_clickhouse_judged_as_the_offline_replay(wheel_fil
             "SELECT table_id, round_id, kind, parties FROM pitwatch.alerts FINAL")]
         rows = wh.query("SELECT table_id, game, spot, toString(handle), toString(theoretical_win) "
                         "FROM pitwatch.settlements FINAL")
+        month = json.loads(wheel_file.read_text().splitlines()[0])["occurred_at"][:7]
+        reports = {c: build_monthly(wh, c, month) for c in sorted({t.casino_id for t in TABLES})}
     finally:
         wh.close()
     assert snap["events"] <= oracle["lines"]  # a duplicated event is stored once
@@ -126,3 +132,41 @@ def test_the_wheel_games_reach_clickhouse_judged_as_the_offline_replay(wheel_fil
     assert not wrong, wrong[:5]
     staked = Counter(r[0] for r in rows if Decimal(r[3]) > 0)
     assert set(staked) == {t.table_id for t in TABLES} and min(staked.values()) >= 100
+    # the monthly report of each casino has each wheel table, under its game, with the handle and the
+    # theoretical win of its settlement rows summed here (not by the report's queries)
+    handle: Counter[str] = Counter()
+    theo: Counter[str] = Counter()
+    for table_id, _game, _spot, h, tw in rows:
+        handle[table_id] += Decimal(h)
+        theo[table_id] += Decimal(tw)
+    lines = {line.label: line for r in reports.values() for line in r.tables}
+    for t in TABLES:
+        line = lines[t.table_id]
+        assert (line.game, line.handle, line.theoretical_win) == (t.game, handle[t.table_id], theo[t.table_id]), t
+    assert {g.game for r in reports.values() for g in r.games} >= {t.game for t in TABLES}
+    # the auditor's dossier of a round with a wrong payout, at each game, from the warehouse
+    dossiers_of_wrong_payouts(labels, server_db)
+
+
+def dossiers_of_wrong_payouts(labels: list[dict], warehouse: str) -> None:
+    """The dossier of a round with a wrong payout at each wheel game (``pitwatch replay round --format
+    dossier``): its ruleset, the bet paid wrong with the law it quotes, the payout discrepancy."""
+    from pitwatch.cli import app
+    from typer.testing import CliRunner
+
+    games = {t.table_id: t for t in TABLES}
+    done = set()
+    for label in (lb for lb in labels if lb["kind"] == "wrong_payout"):
+        t = games[label["table_id"]]
+        if t.game in done:
+            continue
+        res = CliRunner().invoke(app, ["replay", "round", t.table_id, label["round_id"], "--warehouse", warehouse,
+                                       "--format", "dossier"])
+        assert res.exit_code == 1, res.output  # a violation, as `replay round` says
+        doc = json.loads(res.stdout)
+        assert (doc["table_id"], doc["round_id"], doc["ruleset"]["id"]) == (t.table_id, label["round_id"], t.ruleset_id)
+        wrong = [b for b in doc["bets"] if b["discrepancy"] != "0.00"]
+        assert wrong and all(b["law"] for b in wrong), doc["bets"]
+        assert "payout_discrepancy" in {a["violation_kind"] for a in doc["alerts"]}
+        done.add(t.game)
+    assert done == {t.game for t in TABLES}
