@@ -80,6 +80,33 @@ ENTRIES: dict[str, GameEntry] = {e.game: e for e in CATALOGUE}
 """Game id -> its entry."""
 
 
+@dataclass(frozen=True)
+class Jurisdiction:
+    """A jurisdiction whose regulation pitwatch ships: ``id`` (the rulesets' ``jurisdiction`` and the second
+    part of their ids, ``"galicia"``), ``names`` (Spanish, English) for the reports, ``seeds`` the files of
+    its regulation's text in ``pitwatch/rules/seeds/`` a ruleset of it may cite as its ``seed``, and
+    ``casino`` the simulator's casino there (:func:`pitwatch.sim.base.catalogue_tables`)."""
+
+    id: str
+    names: tuple[str, str]
+    seeds: tuple[str, ...]
+    casino: str
+
+
+JURISDICTIONS: tuple[Jurisdiction, ...] = (
+    Jurisdiction("galicia", ("Galicia", "Galicia"), ("000_e1555249d49967be.txt",), "gal-coruna"),
+    Jurisdiction("asturias", ("Asturias", "Asturias"), ("001_a05972482385336a.txt",), "ast-gijon"),
+    Jurisdiction("espana", ("España", "Spain"), ("002_b26436a6fc4fb8e8.txt", "003_a1f1518fcae469ac.txt"),
+                 "esp-madrid"),
+    Jurisdiction("andalucia", ("Andalucía", "Andalusia"), ("004_5c9c19b250457762.txt",), "and-marbella"),
+)
+"""Every jurisdiction of the shipped seeds (``espana``: the state catalogue of 1979 and the regional
+fragment that follows it). Adding one is its seed files and one line here."""
+
+JURISDICTION_IDS: dict[str, Jurisdiction] = {j.id: j for j in JURISDICTIONS}
+"""Jurisdiction id -> its entry."""
+
+
 def entry(game: str) -> GameEntry:
     """The catalogue entry of ``game``. Raises ``KeyError`` naming the known games for any other."""
     try:
@@ -88,4 +115,5 @@ def entry(game: str) -> GameEntry:
         raise KeyError(f"unknown game {game!r} (known: {', '.join(GAME_IDS)})") from None
 
 
-__all__ = ["CATALOGUE", "ENTRIES", "GAME_IDS", "GameEntry", "entry"]
+__all__ = ["CATALOGUE", "ENTRIES", "GAME_IDS", "JURISDICTIONS", "JURISDICTION_IDS", "GameEntry", "Jurisdiction",
+           "entry"]

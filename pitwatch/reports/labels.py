@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pitwatch.catalogue import JURISDICTIONS
 from pitwatch.rules.registry import specs
 
 LANGS = ("es", "en")
@@ -172,10 +173,7 @@ NAMES: dict[str, dict[str, tuple[str, str]]] = {
         "false_positive": ("falso positivo", "false positive"), "duplicate": ("duplicada", "duplicate"),
         "referred": ("remitida", "referred"), "None": ("sin resolución", "no disposition"),
     },
-    "jurisdiction": {
-        "galicia": ("Galicia", "Galicia"), "andalucia": ("Andalucía", "Andalusia"),
-        "asturias": ("Asturias", "Asturias"), "espana": ("España", "Spain"),
-    },
+    "jurisdiction": {j.id: j.names for j in JURISDICTIONS},
 }
 """The words of the data's codes per kind of code: ``kind -> code -> (es, en)``."""
 

@@ -60,6 +60,7 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any, Callable, Iterator
 
+from pitwatch.catalogue import JURISDICTIONS
 from pitwatch.rules.base import load_ruleset
 from pitwatch.rules.game import TableContext
 from pitwatch.rules.registry import spec as game_spec
@@ -561,9 +562,9 @@ def default_floor(tables: int, chemin_de_fer: int = 0, dos_panos: int = 0) -> li
     return specs
 
 
-JURISDICTION_CASINOS = {"galicia": "gal-coruna", "asturias": "ast-gijon", "andalucia": "and-marbella",
-                        "espana": "esp-madrid"}
-"""The simulated casino of each jurisdiction (``espana``: a casino under the state catalogue of 1979)."""
+JURISDICTION_CASINOS = {j.id: j.casino for j in JURISDICTIONS}
+"""The simulated casino of each jurisdiction (the catalogue's; ``espana``: a casino under the state catalogue
+of 1979)."""
 
 
 def catalogue_tables(first: int, rulesets: list[str] | None = None) -> list[TableSpec]:

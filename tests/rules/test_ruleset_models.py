@@ -217,6 +217,10 @@ def test_a_missing_citation_is_refused():
     ("punto_banca.galicia", 'spots = ["punto", "banca", "tie"]', 'spots = ["punto", "banca", "pair"]', "spots.2"),
     ("punto_banca.galicia", 'rounding = "down"', 'rounding = "up"', "rounding: Input should be"),
     ("punto_banca.galicia", 'game = "punto_banca"', 'game = "baccarat"', "game: unknown game 'baccarat'"),
+    ("punto_banca.galicia", 'seed = "000_e1555249d49967be.txt"', 'seed = "004_5c9c19b250457762.txt"',
+     "seed 004_5c9c19b250457762.txt is not a text of galicia (000_e1555249d49967be.txt)"),
+    ("punto_banca.galicia", 'seed = "000_e1555249d49967be.txt"', 'seed = "005_0123456789abcdef.txt"',
+     "is not a text of galicia"),
 ])
 def test_values_outside_the_model_are_refused(rid, old, new, expected):
     text = source(rid)
@@ -298,3 +302,21 @@ def test_a_chemin_de_fer_tableau_cell_other_than_t_p_o_or_blank_is_refused_000_L
     assert "tableau.3" in msg and "T/P/O/- cells" in msg
     msg = refusal(source("punto_banca.galicia").replace('3 = "T T T T T T T T P T T"', '3 = "T T T T T T T T P O T"'))
     assert "tableau.3" in msg and "T/P cells" in msg
+
+
+def test_a_jurisdiction_outside_the_catalogue_is_refused():
+    """A ruleset of a jurisdiction the catalogue does not list (here ``murcia``) is refused, naming those it
+    lists: its seed, names and simulated casino would be unknown."""
+    text = source("punto_banca.galicia").replace('id = "punto_banca.galicia"', 'id = "punto_banca.murcia"')
+    text = text.replace('jurisdiction = "galicia"', 'jurisdiction = "murcia"')
+    assert "jurisdiction 'murcia' is not in the catalogue (galicia, asturias, espana, andalucia)" in refusal(text)
+
+
+def test_every_shipped_seed_is_a_text_of_one_jurisdiction():
+    """The seeds shipped in ``pitwatch/rules/seeds/`` and the catalogue's jurisdictions' texts are the same
+    files, each of one jurisdiction."""
+    from pitwatch.catalogue import JURISDICTIONS
+
+    listed = [s for j in JURISDICTIONS for s in j.seeds]
+    shipped = sorted(p.name for p in (Path(base.__file__).parent / "seeds").glob("*.txt"))
+    assert sorted(listed) == shipped and len(set(listed)) == len(listed)

@@ -13,6 +13,8 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
 
+from pitwatch.catalogue import JURISDICTION_IDS
+
 Ratio = Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
 """A non-negative ratio or fraction (Decimal; net winnings per euro staked, a share of a stake...)."""
 
@@ -94,7 +96,8 @@ class RulesetModel(Section):
     game: str
     """The game (``Event.game`` value) this ruleset judges."""
     jurisdiction: str = Field(pattern=r"^[a-z_]+$")
-    """The autonomous community whose regulation it encodes (``galicia``, ``asturias``, ``andalucia``)."""
+    """The jurisdiction whose regulation it encodes (:data:`pitwatch.catalogue.JURISDICTIONS`: ``galicia``,
+    ``asturias``, ``espana``, ``andalucia``)."""
     title: str = Field(min_length=1)
     """Human title: game, jurisdiction and the regulation (decree, order, resolution)."""
     seed: str = Field(pattern=r"^\d{3}_[0-9a-f]{16}\.txt$")
@@ -129,6 +132,12 @@ class RulesetModel(Section):
     def _id_is_game_and_jurisdiction(self) -> Self:
         if self.id != f"{self.game}.{self.jurisdiction}":
             raise ValueError(f"id {self.id!r} is not <game>.<jurisdiction> ({self.game}.{self.jurisdiction})")
+        known = JURISDICTION_IDS.get(self.jurisdiction)
+        if known is None:
+            raise ValueError(f"jurisdiction {self.jurisdiction!r} is not in the catalogue "
+                             f"({', '.join(JURISDICTION_IDS)})")
+        if self.seed not in known.seeds:
+            raise ValueError(f"seed {self.seed} is not a text of {self.jurisdiction} ({', '.join(known.seeds)})")
         return self
 
 
