@@ -169,9 +169,8 @@ class PokerRound(GameRound):
             return self.bet_returned(event)
         if type(event) is CardsDiscarded:
             return self.rules.cards_discarded(event, str(event.event_id))
-        table_event: EventBase = event
-        if type(table_event) is SessionFeeTaken:  # a table-level event that names the hand
-            return revenue.fee_taken(self.ctx, table_event)
+        if type(event) is SessionFeeTaken:  # a table-level event that names the hand
+            return revenue.fee_taken(self.ctx, event)
         return []
 
     def button_placed(self, event: ButtonPlaced) -> list[Violation]:
