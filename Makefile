@@ -28,7 +28,7 @@ RELIABILITY_ARGS ?=
 APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core
 # the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
 NATIVE_SOURCES := $(shell find pitwatch/rules pitwatch/detectors pitwatch/schemas -name '*.py') \
-	pitwatch/replay/__init__.py pitwatch/native.py
+	pitwatch/replay/__init__.py pitwatch/native.py pitwatch/catalogue.py
 
 .PHONY: demo test lint bench reliability setup native sysdeps clean
 
