@@ -22,8 +22,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PYTEST_ARGS ?=
-# test files run on this many processes (pytest-xdist; each starts its own servers)
-PYTEST_WORKERS ?= 2
+# test files run on this many processes (pytest-xdist; each starts its own servers): three on two cores,
+# as much of the suite waits on its servers and subprocesses (BENCHMARKS.md, session 14)
+PYTEST_WORKERS ?= 3
 RELIABILITY_ARGS ?=
 APT_PACKAGES := clickhouse-server clickhouse-client kcat gcc chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core
 # the sources of the compiled fold (pitwatch.native.FINGERPRINTED)
@@ -36,7 +37,7 @@ demo: setup
 	$(BIN)/pitwatch demo
 
 test: setup lint
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check pitwatch tests bench reliability
