@@ -75,3 +75,14 @@ def test_a_tip_from_a_player_of_the_hand_is_no_movement_of_his_stack():
     h.end()
     (v,) = judge(t)
     assert [x for x in v.violations if x.kind == "prohibited_play"] == []
+
+
+@pytest.mark.parametrize("ruleset,lines", [(GAL, "L532"), (DP_GAL, "L757")])
+def test_a_shoe_of_other_than_six_decks_is_a_procedure_violation_000(ruleset, lines):
+    """Chemin de fer and bacará a dos paños are played with six decks (000 L532 «seis barajas, de 52 cartas»;
+    000 L757 «Serán necesarias seis barajas»): a shoe of four is flagged once, naming both counts; six, never."""
+    t = Table(ruleset)
+    assert t.apply(E.ShoeLoaded, shoe_id="S1", decks=6) == []
+    (v,) = t.apply(E.ShoeLoaded, shoe_id="S2", decks=4)
+    assert (v.kind, v.message) == ("procedure", "shoe S2 loaded with 4 decks; the rules require 6")
+    assert lines in v.citation

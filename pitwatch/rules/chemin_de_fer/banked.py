@@ -18,7 +18,7 @@ from pitwatch.rules.chemin_de_fer.stakes import Stake
 from pitwatch.rules.game import GameRound, TableContext
 from pitwatch.schemas.chemin_de_fer import BankPutUp, DrawDecision, StakeJoined, TableauRequested
 from pitwatch.schemas.envelope import EventBase
-from pitwatch.schemas.events import CardDealt
+from pitwatch.schemas.events import CardDealt, ShoeLoaded
 from pitwatch.schemas.money import ZERO
 from pitwatch.schemas.poker import RakeTaken
 
@@ -62,6 +62,15 @@ class BankedRound(GameRound):
         """The coup's stakes in arrival order."""
         return [Stake(b.bet_id, b.player_id, b.spot, b.stake, b.box, i, b.bet_id in self.joined)
                 for i, b in enumerate(self.bets.values())]
+
+    @staticmethod
+    def shoe_decks(ctx: TableContext, event: ShoeLoaded, decks: int) -> list[Violation]:
+        """A shoe loaded with other than the ruleset's ``decks``: a ``procedure`` violation citing ``cards``
+        (chemin de fer's and dos paños' shoe)."""
+        if event.decks != decks:
+            return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
+                              f"rules require {decks}", ctx.ruleset.cite("cards"), (str(event.event_id),))]
+        return []
 
     def on_event(self, event: EventBase) -> list[Violation]:
         """An event of the coup, each to its own operation (``card_dealt``, ``draw_decision``, ``rake_taken``,

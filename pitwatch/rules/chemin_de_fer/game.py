@@ -227,12 +227,8 @@ class CheminDeFerRound(BankedRound):
 
     @staticmethod
     def shoe_loaded(ctx: TableContext, event: ShoeLoaded) -> list[Violation]:
-        """A shoe of other than the ruleset's ``decks``."""
-        rules = rules_of(ctx.ruleset)
-        if event.decks != rules.decks:
-            return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the rules "
-                              f"require {rules.decks}", ctx.ruleset.cite("cards"), (str(event.event_id),))]
-        return []
+        """A shoe of other than the ruleset's ``decks`` (:meth:`BankedRound.shoe_decks`)."""
+        return BankedRound.shoe_decks(ctx, event, rules_of(ctx.ruleset).decks)
 
     @staticmethod
     def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:

@@ -312,11 +312,7 @@ class DosPanosRound(BankedRound):
         a shoe of other than the ruleset's ``decks``."""
         carry = ctx.carry_as(PanosCarry)
         carry.bank = new_shoe(carry.bank)
-        rules = rules_of(ctx.ruleset)
-        if event.decks != rules.decks:
-            return [Violation(ViolationKind.PROCEDURE, f"shoe {event.shoe_id} loaded with {event.decks} decks; the "
-                              f"rules require {rules.decks}", ctx.ruleset.cite("cards"), (str(event.event_id),))]
-        return []
+        return BankedRound.shoe_decks(ctx, event, rules_of(ctx.ruleset).decks)
 
     @staticmethod
     def shoe_cut(ctx: TableContext, event: ShoeCut) -> list[Violation]:
